@@ -1,0 +1,57 @@
+#pragma once
+// A ruleset: the numbers and options the rules engine reads. Rulesets are
+// data (TOML, see samples/rulesets/standard.toml), identified by content
+// hash, so that a designer can re-audit an archive under a changed rule.
+// Every option that settles an ambiguity names its ruling in docs/rulings.md.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "warlog/core/error.hpp"
+
+namespace warlog::core {
+
+struct Ruleset {
+  std::string name = "standard";
+  std::string version = "1";
+  std::string hash;  // BLAKE2b-256 of the source bytes, hex; empty for defaults
+
+  // Deck Construction › Deck Size
+  int deck_min = 30;
+  int deck_max = 40;
+  int deck_max_per_extra_territory = 10;
+  int orders_min = 10;  // Claw Empire's Orders Deck, outside the Army Deck
+  int orders_max = 15;
+  // Deck Construction › Card Rarity & Deck Limits
+  int limit_common = 6;
+  int limit_seasoned = 4;
+  int limit_renowned = 2;
+  // Deck Construction › The Allegiance Rule
+  int allegiance_surcharge = 2;
+
+  // Muster Phase › a. Draw cards
+  int draw_per_turn = 2;
+
+  // Attrition Phase › 1. Recover Troops
+  int recovery_cost = 3;
+
+  // WIP and parked rules: off by default.
+  bool empty_deck_penalty = false;  // Attrition Phase › WIP — running out of cards
+  bool turncoat = false;            // Deck Construction › Turncoat (parked)
+
+  // Rulings with a ruleset option (docs/rulings.md).
+  bool foraged_supply_immediate = false;  // does a card foraged this turn supply this Attrition?
+  bool unpaid_gambit_morale_penalty = false;
+  bool renowned_unique_per_player = true;     // false = unique across both players
+};
+
+// Parses TOML. Unknown keys are an error (a misspelt option must not be
+// silently ignored). Errors: InvalidArgument "LINE:COL: message".
+// The returned ruleset's hash is the content hash of `toml`.
+[[nodiscard]] Expected<Ruleset> parse_ruleset_toml(std::string_view toml);
+
+// Reads and parses a file; NotFound / IoError when it cannot be read.
+[[nodiscard]] Expected<Ruleset> load_ruleset(const std::string& path);
+
+}  // namespace warlog::core

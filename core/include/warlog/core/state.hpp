@@ -1,0 +1,171 @@
+#pragma once
+// The game state the fold rebuilds. A value type: copy it to keep a moment.
+// Stored fields first; derived values are computed by the functions at the
+// bottom, never stored twice.
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "warlog/core/event.hpp"
+#include "warlog/core/types.hpp"
+
+namespace warlog::core {
+
+class Catalog;
+struct Ruleset;
+
+// A multiset of cards by name; ordered so that state text and digests are
+// deterministic.
+using CardPile = std::map<std::string, int, std::less<>>;
+
+enum TroopFlag : std::uint16_t {
+  kTroopLost = 1u << 0,
+  kTroopBurrowed = 1u << 1,
+  kTroopMovedThisPhase = 1u << 2,   // Muster › c / Attrition › 1: one move per Troop
+  kTroopShotteUsed = 1u << 3,       // once per time played
+  kTroopUnprovisioned = 1u << 4,    // Morale 0 until the next Attrition Phase
+  kTroopFoughtThisCharge = 1u << 5, // Combat Resolution: one combat per Troop
+  kTroopAbilityUsed = 1u << 6,
+};
+
+struct Troop {
+  std::string card;
+  Seat owner = 0;
+  std::int16_t damage = 0;          // Vitality lost so far
+  std::uint16_t flags = 0;
+  std::uint16_t entered_turn = 0;   // the turn it was played (still mustering on that turn)
+  std::uint16_t unburrowed_turn = 0;// the turn it last un-Burrowed, 0 if never
+  std::uint16_t lost_turn = 0;      // the turn it became Lost
+
+  [[nodiscard]] bool has(TroopFlag f) const noexcept { return (flags & f) != 0; }
+  friend bool operator==(const Troop&, const Troop&) = default;
+};
+
+struct HeldCard {  // a card in the Homeland or a Gambit in play, with when it arrived
+  std::string card;
+  std::uint16_t since_turn = 0;
+  friend bool operator==(const HeldCard&, const HeldCard&) = default;
+};
+
+struct SeatState {
+  std::string player;
+  Allegiance allegiance = Allegiance::ClawEmpire;
+  bool registered = false;
+
+  CardPile deck;      // the Army Deck, unordered: draws are recorded outcomes
+  CardPile orders;    // the Claw Empire's Orders Deck
+  CardPile hand;
+  CardPile discard;
+  CardPile not_playable_this_turn;  // returned from the Homeland this turn
+  std::vector<HeldCard> homeland;
+  std::vector<HeldCard> gambits_in_play;
+
+  // Per-turn counters, reset at TurnStarted.
+  int drawn_this_turn = 0;
+  bool foraged_this_turn = false;
+  bool returned_this_turn = false;
+  bool gambit_stocked_this_turn = false;
+  bool mustered_this_turn = false;  // has taken its Muster Phase this turn
+
+  std::uint16_t local_favor_until_turn = 0;  // Local Favor lasts to the end of this turn's Muster Phase
+  int cards_owed_discard = 0;                // Failing to pay: discards still owed
+
+  friend bool operator==(const SeatState&, const SeatState&) = default;
+};
+
+struct TerritoryState {
+  std::string card;
+  Space space;
+  int beneath = 0;           // destroyed Troops counted toward its Threshold
+  Seat controller = kNoSeat;
+  friend bool operator==(const TerritoryState&, const TerritoryState&) = default;
+};
+
+struct GameState {
+  // Setup
+  std::string title;
+  std::string date;
+  std::string ruleset_hash;
+  std::string catalog_hash;
+  std::int8_t cols = 0;
+  std::int8_t rows = 0;
+  bool created = false;
+
+  std::vector<std::optional<Troop>> grid;  // cols * rows, row-major
+  std::array<SeatState, kSeatCount> seats{};
+  std::vector<TerritoryState> territories;
+
+  // Where play stands
+  Seq next_seq = 0;
+  std::uint16_t turn = 0;
+  Phase phase = Phase::Setup;
+  Seat active = kNoSeat;   // the seat whose part of the phase is under way
+  Seat leader = kNoSeat;   // Leading in Morale this turn, as the fold decided it
+
+  // Warfare Phase
+  bool charge_declared = false;
+  bool charge_declined = false;
+  Seat charger = kNoSeat;
+  int last_combat_morale = -1;  // Combat Resolution order: highest Morale first
+
+  // Ending
+  std::uint16_t final_turn = 0;  // the turn a Territory Threshold made final, 0 if none
+  Seat winner = kNoSeat;
+  std::optional<Victory> victory;
+
+  friend bool operator==(const GameState&, const GameState&) = default;
+
+  // --- Grid access -----------------------------------------------------
+  [[nodiscard]] bool on_grid(Space s) const noexcept {
+    return s.col >= 0 && s.row >= 0 && s.col < cols && s.row < rows;
+  }
+  [[nodiscard]] std::optional<Troop>& at(Space s) { return grid[index(s)]; }
+  [[nodiscard]] const std::optional<Troop>& at(Space s) const { return grid[index(s)]; }
+  [[nodiscard]] std::size_t index(Space s) const noexcept {
+    return static_cast<std::size_t>(s.row) * static_cast<std::size_t>(cols) +
+           static_cast<std::size_t>(s.col);
+  }
+  [[nodiscard]] Space space_of(std::size_t i) const noexcept {
+    return Space{static_cast<std::int8_t>(i % static_cast<std::size_t>(cols)),
+                 static_cast<std::int8_t>(i / static_cast<std::size_t>(cols))};
+  }
+};
+
+// --- Derived values ------------------------------------------------------
+
+// The row that is this seat's Vanguard (rulings R-002).
+[[nodiscard]] int vanguard_row(const GameState& s, Seat seat) noexcept;
+
+// A Troop is still mustering on the turn it entered the battlefield
+// (Muster Phase › Still Mustering).
+[[nodiscard]] bool still_mustering(const GameState& s, const Troop& t) noexcept;
+
+// A Troop's Morale as it counts now: 0 while unprovisioned
+// (Attrition Phase › Failing to pay).
+[[nodiscard]] int effective_morale(const Troop& t, const Catalog& catalog) noexcept;
+
+// The sum of effective Morale of a seat's Troops on the battlefield.
+[[nodiscard]] int morale_total(const GameState& s, Seat seat, const Catalog& catalog) noexcept;
+
+// Provision cost owed by a seat this Attrition Phase, with the Allegiance Rule
+// surcharge (Deck Construction › The Allegiance Rule, Attrition › 3).
+[[nodiscard]] int provision_cost(const GameState& s, Seat seat, const Catalog& catalog,
+                                 const Ruleset& rules) noexcept;
+
+// Provision supply a seat's Homeland produces this Attrition Phase
+// (Attrition › Two different numbers; Card Text Timing for Gambits).
+[[nodiscard]] int provision_supply(const GameState& s, Seat seat, const Catalog& catalog,
+                                   const Ruleset& rules) noexcept;
+
+// A canonical, line-per-fact text of the state: what the viewer can show
+// and what `digest` hashes. Same state, same text, on every machine.
+[[nodiscard]] std::string to_text(const GameState& s);
+
+// BLAKE2b-256 hex of to_text(s): the golden digest of a sample's final state.
+[[nodiscard]] std::string digest(const GameState& s);
+
+}  // namespace warlog::core

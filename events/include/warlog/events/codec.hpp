@@ -1,0 +1,42 @@
+#pragma once
+// Bytes <-> core values. Events are stored as packed Cap'n Proto messages
+// (schema: events/schema/warlog.capnp). Packed input is unpacked into
+// word-aligned buffers before it is read, so LMDB's 2-byte-aligned values are
+// safe to pass straight in.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "warlog/core/error.hpp"
+#include "warlog/core/event.hpp"
+#include "warlog/core/hash.hpp"
+
+namespace warlog::events {
+
+// The header every stored event carries, readable without decoding the payload.
+struct Header {
+  core::GameId game = 0;
+  core::Seq seq = 0;
+  std::uint16_t turn = 0;
+  core::Phase phase = core::Phase::Setup;
+  core::Seat seat = core::kNoSeat;
+  core::Digest prev_hash{};  // chain hash of the previous event; all zero for seq 0
+};
+
+// Encodes ev with prev_hash as a packed message. Never fails for a valid
+// core::Event.
+[[nodiscard]] std::string encode_event(const core::Event& ev, const core::Digest& prev_hash);
+
+// Decodes a packed message. Errors: DataLoss for bytes that are not a valid
+// message (truncated, garbage, over the traversal limit); Unsupported for a
+// payload kind this build does not know (written by a newer warlog).
+[[nodiscard]] Expected<core::Event> decode_event(std::string_view bytes);
+
+// Decodes only the header. Errors as decode_event (payload kind not checked).
+[[nodiscard]] Expected<Header> decode_header(std::string_view bytes);
+
+// The largest event the store accepts, in encoded bytes.
+inline constexpr std::size_t kMaxEventBytes = 64 * 1024;
+
+}  // namespace warlog::events
