@@ -104,7 +104,11 @@ struct GameState {
   std::uint16_t turn = 0;
   Phase phase = Phase::Setup;
   Seat active = kNoSeat;   // the seat whose part of the phase is under way
-  Seat leader = kNoSeat;   // Leading in Morale this turn, as the fold decided it
+  Seat leader = kNoSeat;   // Leading in Morale this turn (rulings R-004)
+  // Which part of the turn is under way: 0 before the first phase, then
+  // 1 leader's Muster, 2 next player's Muster, 3 Warfare, 4 leader's
+  // Attrition, 5 next player's Attrition.
+  std::uint8_t part = 0;
 
   // Warfare Phase
   bool charge_declared = false;

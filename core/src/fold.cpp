@@ -1,0 +1,80 @@
+#include "warlog/core/fold.hpp"
+
+#include <fmt/format.h>
+
+#include "rules/rule_ids.hpp"
+#include "step.hpp"
+
+namespace warlog::core {
+
+std::string_view payload_name(const Payload& p) noexcept {
+  static constexpr std::string_view kNames[] = {
+      "GameCreated",   "ArmyRegistered", "TurnStarted",     "MoraleChecked",  "PhaseStarted",
+      "GameEnded",     "CardsDrawn",     "Foraged",         "ReturnedFromHomeland",
+      "GambitStocked", "CardPlayed",     "TroopMoved",      "TroopsShifted",  "AbilityUsed",
+      "TroopBurrowed", "TroopUnburrowed", "ShotteFired",    "ChargeDeclared", "ChargeDeclined",
+      "LocalFavorUsed", "CombatResolved", "TroopLost",      "TroopDefeated",  "LostTroopRecovered",
+      "ProvisionsPaid", "CardsDiscarded", "TerritoryControlTaken", "TroopFled"};
+  static_assert(std::size(kNames) == std::variant_size_v<Payload>);
+  return kNames[p.index()];
+}
+
+void apply(const Context& ctx, GameState& state, const Event& ev, std::vector<Finding>& out) {
+  const detail::Step step{ctx, state, ev, out};
+  if (ev.seq != state.next_seq) {
+    step.report(rule_id::kLogOrder,
+                fmt::format("event {} follows event {}: expected sequence {}", ev.seq,
+                            state.next_seq == 0 ? 0 : state.next_seq - 1, state.next_seq));
+  }
+  state.next_seq = ev.seq + 1;
+
+  if (!state.created && !std::holds_alternative<GameCreated>(ev.payload)) {
+    step.report(rule_id::kLogSetup, fmt::format("{} before GameCreated", payload_name(ev.payload)));
+    return;
+  }
+  if (state.phase == Phase::End) {
+    step.report(rule_id::kLogOrder, fmt::format("{} after the game ended", payload_name(ev.payload)));
+    return;
+  }
+  std::visit([&](const auto& payload) { detail::on(step, payload); }, ev.payload);
+
+#if defined(WARLOG_CHECK_INVARIANTS)
+  if (const std::string why = check_invariants(state); !why.empty()) {
+    // A broken invariant is a bug in the fold, not in the log: fail loudly in
+    // checked builds so that tests catch it.
+    fmt::print(stderr, "warlog: invariant broken after seq {}: {}\n", ev.seq, why);
+    std::abort();
+  }
+#endif
+}
+
+GameState fold(const Context& ctx, std::span<const Event> events, std::vector<Finding>& out) {
+  GameState state;
+  for (const Event& ev : events) apply(ctx, state, ev, out);
+  return state;
+}
+
+std::string check_invariants(const GameState& s) {
+  if (!s.created) return s.grid.empty() ? "" : "grid exists before GameCreated";
+  if (s.cols <= 0 || s.rows <= 0) return "battlefield has no spaces";
+  if (s.grid.size() != static_cast<std::size_t>(s.cols) * static_cast<std::size_t>(s.rows)) {
+    return "grid size does not match cols x rows";
+  }
+  for (const auto& slot : s.grid) {
+    if (slot && slot->owner >= kSeatCount) return "a card on the battlefield belongs to no seat";
+    if (slot && slot->damage < 0) return "negative damage on " + slot->card;
+  }
+  for (const SeatState& seat : s.seats) {
+    for (const CardPile* pile : {&seat.deck, &seat.orders, &seat.hand, &seat.discard}) {
+      for (const auto& [card, n] : *pile) {
+        if (n <= 0) return fmt::format("pile holds {} of '{}'", n, card);
+      }
+    }
+    if (seat.drawn_this_turn < 0) return "negative draw count";
+  }
+  if (s.active != kNoSeat && s.active >= kSeatCount) return "active seat out of range";
+  if (s.leader != kNoSeat && s.leader >= kSeatCount) return "leader out of range";
+  return "";
+}
+
+}  // namespace warlog::core

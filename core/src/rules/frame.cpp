@@ -1,0 +1,202 @@
+// The game's frame: setup, turns, the Morale Check, phase order, the end.
+
+#include <fmt/format.h>
+
+#include "rule_ids.hpp"
+#include "../step.hpp"
+
+namespace warlog::core::detail {
+
+namespace {
+
+struct Part {
+  Phase phase;
+  bool leader;  // the leader's part, or the next player's
+};
+
+// The parts of a turn in order (Muster Phase › Steps; Warfare Phase;
+// Attrition Phase: "starting with the player Leading in Morale").
+constexpr Part kParts[] = {{Phase::Muster, true},   {Phase::Muster, false},   {Phase::Warfare, true},
+                           {Phase::Attrition, true}, {Phase::Attrition, false}};
+
+std::string part_name(const Step& st, std::uint8_t part) {
+  const Part& p = kParts[part - 1];
+  const Seat seat = p.leader ? st.s.leader : other_seat(st.s.leader);
+  return fmt::format("{}'s {} phase", st.player(seat), to_string(p.phase));
+}
+
+}  // namespace
+
+void on(const Step& st, const GameCreated& g) {
+  GameState& s = st.s;
+  if (s.created) {
+    st.report(rule_id::kLogSetup, "a second GameCreated in the same stream");
+    return;
+  }
+  if (g.seats.size() != kSeatCount) {
+    st.report(rule_id::kLogSetup, fmt::format("a game has {} seats, this one names {}", kSeatCount, g.seats.size()));
+  }
+  s.created = true;
+  s.title = g.title;
+  s.date = g.date;
+  s.ruleset_hash = g.ruleset_hash;
+  s.catalog_hash = g.catalog_hash;
+  s.cols = g.cols > 0 && g.cols <= 26 ? g.cols : 5;
+  s.rows = g.rows > 0 && g.rows <= 99 ? g.rows : 4;
+  if (s.cols != g.cols || s.rows != g.rows) {
+    st.report(rule_id::kLogSetup, fmt::format("battlefield {}x{} is not 1x1 to 26x99; using {}x{}",
+                                              static_cast<int>(g.cols), static_cast<int>(g.rows),
+                                              static_cast<int>(s.cols), static_cast<int>(s.rows)));
+  }
+  s.grid.assign(static_cast<std::size_t>(s.cols) * static_cast<std::size_t>(s.rows), std::nullopt);
+  for (std::size_t i = 0; i < g.seats.size() && i < kSeatCount; ++i) {
+    s.seats[i].player = g.seats[i].player;
+    s.seats[i].allegiance = g.seats[i].allegiance;
+  }
+  for (const PlacedTerritory& t : g.territories) {
+    const Card* c = st.card(t.card);
+    if (c != nullptr && c->type != CardType::Territory) {
+      st.report(rule_id::kLogSetup, fmt::format("'{}' is a {}, not a Territory", t.card, to_string(c->type)));
+    }
+    if (!st.on_grid(t.space, "Territory space")) continue;
+    s.territories.push_back(TerritoryState{t.card, t.space, 0, kNoSeat});
+  }
+}
+
+void on(const Step& st, const ArmyRegistered& a) {
+  if (st.s.turn != 0) {
+    st.report(rule_id::kLogSetup, "ArmyRegistered after the first turn started");
+  }
+  if (a.seat >= kSeatCount) {
+    st.report(rule_id::kLogSetup, fmt::format("ArmyRegistered for seat {}, which does not exist", a.seat + 1));
+    return;
+  }
+  SeatState& seat = st.s.seats[a.seat];
+  if (seat.registered) {
+    st.report(rule_id::kLogSetup, fmt::format("{} registered a second army", seat.player));
+    return;
+  }
+  seat.registered = true;
+  for (const CardCount& cc : a.army) {
+    if (st.card(cc.card) != nullptr) add(seat.deck, cc.card, cc.count);
+  }
+  for (const CardCount& cc : a.orders) {
+    if (st.card(cc.card) != nullptr) add(seat.orders, cc.card, cc.count);
+  }
+}
+
+void on(const Step& st, const TurnStarted&) {
+  GameState& s = st.s;
+  close_part(st);
+  if (s.turn == 0) {
+    for (Seat i = 0; i < kSeatCount; ++i) {
+      if (!s.seats[i].registered) {
+        st.report(rule_id::kLogSetup, fmt::format("turn 1 starts before seat {} registered an army", i + 1));
+      }
+    }
+  } else if (s.part != 0 && s.part != std::size(kParts)) {
+    st.report(rule_id::kLogOrder, fmt::format("turn {} starts before {} had its turn", st.ev.turn,
+                                              s.leader == kNoSeat ? "every player" : part_name(st, s.part + 1)));
+  }
+  if (st.ev.turn != s.turn + 1) {
+    st.report(rule_id::kLogOrder, fmt::format("turn {} follows turn {}", st.ev.turn, s.turn));
+  }
+  s.turn = st.ev.turn;
+  s.phase = Phase::Muster;
+  s.part = 0;
+  s.active = kNoSeat;
+  s.charge_declared = false;
+  s.charge_declined = false;
+  s.charger = kNoSeat;
+  s.last_combat_morale = -1;
+  for (SeatState& seat : s.seats) {
+    seat.drawn_this_turn = 0;
+    seat.foraged_this_turn = false;
+    seat.returned_this_turn = false;
+    seat.gambit_stocked_this_turn = false;
+    seat.mustered_this_turn = false;
+    seat.not_playable_this_turn.clear();
+  }
+}
+
+void on(const Step& st, const MoraleChecked& m) {
+  GameState& s = st.s;
+  if (m.leader >= kSeatCount) {
+    st.report(rule_id::kLogSetup, fmt::format("the Morale Check names seat {}, which does not exist", m.leader + 1));
+    return;
+  }
+  const int mine = morale_total(s, m.leader, st.ctx.catalog);
+  const int theirs = morale_total(s, other_seat(m.leader), st.ctx.catalog);
+  const bool keeps_tie = mine == theirs && (s.leader == m.leader || s.leader == kNoSeat);
+  if (mine < theirs || (mine == theirs && !keeps_tie)) {
+    st.report(rule_id::kMoraleLeader,
+              fmt::format("{} is recorded Leading in Morale with {} Morale against {}'s {}", st.player(m.leader), mine,
+                          st.player(other_seat(m.leader)), theirs));
+  }
+  // The recorded leader is followed: the Morale Check page is unpublished,
+  // so disagreeing with the log here must not cascade into written-rule
+  // findings (rulings R-004).
+  s.leader = m.leader;
+}
+
+void on(const Step& st, const PhaseStarted&) {
+  GameState& s = st.s;
+  close_part(st);
+  const Phase phase = st.ev.phase;
+  const Seat seat = st.ev.seat;
+  if (phase != Phase::Muster && phase != Phase::Warfare && phase != Phase::Attrition) {
+    st.report(rule_id::kLogPhase, fmt::format("a phase named '{}' does not exist", to_string(phase)));
+    return;
+  }
+  if (seat >= kSeatCount) {
+    st.report(rule_id::kLogActor, fmt::format("the {} phase of seat {}, which does not exist", to_string(phase), seat + 1));
+    return;
+  }
+  if (s.leader == kNoSeat) {
+    st.report(rule_id::kLogOrder, fmt::format("the {} phase starts before any Morale Check", to_string(phase)));
+    s.leader = seat;
+  }
+  std::uint8_t found = 0;
+  for (std::uint8_t i = 0; i < std::size(kParts); ++i) {
+    const Seat expected = kParts[i].leader ? s.leader : other_seat(s.leader);
+    if (kParts[i].phase == phase && expected == seat) found = i + 1;
+  }
+  const std::uint8_t next = s.part + 1;
+  if (found != next) {
+    const std::string_view rule = phase == Phase::Muster ? rule_id::kMusterOrder : rule_id::kLogOrder;
+    const std::string expected = next <= std::size(kParts) ? part_name(st, next) : "the next turn";
+    st.report(rule, fmt::format("{}'s {} phase starts where {} was due", st.player(seat), to_string(phase), expected));
+  }
+  s.part = found != 0 ? found : next;
+  s.phase = phase;
+  s.active = seat;
+  for (auto& slot : s.grid) {
+    if (slot) slot->flags &= static_cast<std::uint16_t>(~kTroopMovedThisPhase);
+  }
+  if (phase == Phase::Muster) s.seats[seat].mustered_this_turn = true;
+}
+
+void on(const Step& st, const GameEnded& g) {
+  GameState& s = st.s;
+  close_part(st);
+  s.winner = g.winner;
+  s.victory = g.victory;
+  s.phase = Phase::End;
+  s.active = kNoSeat;
+}
+
+void close_part(const Step& st) {
+  const GameState& s = st.s;
+  if (s.phase == Phase::Muster && s.active < kSeatCount) {
+    const SeatState& seat = s.seats[s.active];
+    const int want = st.ctx.rules.draw_per_turn;
+    // Drawing fewer is no violation when the Army Deck ran out (the WIP
+    // empty-deck rule decides what happens then).
+    if (seat.drawn_this_turn < want && !seat.deck.empty()) {
+      st.report(rule_id::kMusterDraw, fmt::format("{} drew {} card{} this turn, not {}", seat.player,
+                                                  seat.drawn_this_turn, seat.drawn_this_turn == 1 ? "" : "s", want));
+    }
+  }
+}
+
+}  // namespace warlog::core::detail

@@ -1,0 +1,223 @@
+// Muster Phase (../shared/rules, document "Muster Phase"): draw, Forage or
+// Return, the extra Gambit, play, move, Still Mustering.
+
+#include <fmt/format.h>
+
+#include "rule_ids.hpp"
+#include "../step.hpp"
+
+namespace warlog::core::detail {
+
+// Muster Phase › a. Draw cards: exactly draw_per_turn cards (the shortfall is
+// checked when the part closes, see close_part).
+void on(const Step& st, const CardsDrawn& d) {
+  SeatState* seat = st.actor();
+  if (seat == nullptr) return;
+  if (st.in_phase(Phase::Muster, "drawing cards")) (void)st.by_active("drawing cards");
+  const int before = seat->drawn_this_turn;
+  for (const std::string& name : d.cards) {
+    if (st.card(name) == nullptr) continue;
+    if (st.take(seat->deck, name, "Army Deck")) add(seat->hand, name);
+    ++seat->drawn_this_turn;
+  }
+  const int want = st.ctx.rules.draw_per_turn;
+  if (seat->drawn_this_turn > want) {
+    st.report(rule_id::kMusterDraw, fmt::format("{} drew {} card{} this turn, not {}", seat->player,
+                                                seat->drawn_this_turn, seat->drawn_this_turn == 1 ? "" : "s", want));
+  }
+  (void)before;
+}
+
+// Muster Phase › a.: Forage one card from hand to the Homeland, OR Return
+// one. Not both, and not twice.
+namespace {
+
+bool forage_or_return_allowed(const Step& st, SeatState& seat, std::string_view action) {
+  if (seat.foraged_this_turn || seat.returned_this_turn) {
+    st.report(rule_id::kMusterForageOrReturn,
+              fmt::format("{} {} after already {} this turn", seat.player, action,
+                          seat.foraged_this_turn ? "Foraging" : "Returning a card"));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void on(const Step& st, const Foraged& f) {
+  SeatState* seat = st.actor();
+  if (seat == nullptr) return;
+  if (st.in_phase(Phase::Muster, "Foraging")) (void)st.by_active("Foraging");
+  (void)forage_or_return_allowed(st, *seat, "Forages");
+  seat->foraged_this_turn = true;
+  if (st.card(f.card) == nullptr) return;
+  if (st.take(seat->hand, f.card, "hand")) seat->homeland.push_back(HeldCard{f.card, st.s.turn});
+}
+
+void on(const Step& st, const ReturnedFromHomeland& r) {
+  SeatState* seat = st.actor();
+  if (seat == nullptr) return;
+  if (st.in_phase(Phase::Muster, "Returning a card")) (void)st.by_active("Returning a card");
+  (void)forage_or_return_allowed(st, *seat, "Returns a card");
+  seat->returned_this_turn = true;
+  if (st.card(r.card) == nullptr) return;
+  for (auto it = seat->homeland.begin(); it != seat->homeland.end(); ++it) {
+    if (it->card == r.card) {
+      seat->homeland.erase(it);
+      add(seat->hand, r.card);
+      add(seat->not_playable_this_turn, r.card);
+      return;
+    }
+  }
+  st.report(rule_id::kLogZone, fmt::format("'{}' is not in {}'s Homeland", r.card, seat->player));
+}
+
+// Muster Phase › a. › Note: one additional Gambit into the Homeland per turn.
+void on(const Step& st, const GambitStocked& g) {
+  SeatState* seat = st.actor();
+  if (seat == nullptr) return;
+  if (st.in_phase(Phase::Muster, "stocking a Gambit")) (void)st.by_active("stocking a Gambit");
+  const Card* card = st.card(g.card);
+  if (seat->gambit_stocked_this_turn) {
+    st.report(rule_id::kMusterExtraGambit, fmt::format("{} stocks a second extra Gambit this turn", seat->player));
+  }
+  seat->gambit_stocked_this_turn = true;
+  if (card == nullptr) return;
+  if (card->type != CardType::Gambit) {
+    st.report(rule_id::kMusterExtraGambit,
+              fmt::format("'{}' is a {}; only a Gambit may be stocked this way", g.card, to_string(card->type)));
+  }
+  if (st.take(seat->hand, g.card, "hand")) seat->homeland.push_back(HeldCard{g.card, st.s.turn});
+}
+
+// Muster Phase › b. Play cards: from hand into the Vanguard.
+void on(const Step& st, const CardPlayed& p) {
+  SeatState* seat = st.actor();
+  if (seat == nullptr) return;
+  if (st.in_phase(Phase::Muster, "playing a card")) (void)st.by_active("playing a card");
+  const Card* card = st.card(p.card);
+  if (card == nullptr) return;
+  if (seat->not_playable_this_turn.count(p.card) != 0 && seat->hand.count(p.card) != 0 &&
+      seat->hand.at(p.card) <= seat->not_playable_this_turn.at(p.card)) {
+    st.report(rule_id::kMusterReturnedNotPlayable,
+              fmt::format("'{}' was returned from the Homeland this turn and may not be played", p.card));
+  }
+  if (!st.take(seat->hand, p.card, "hand")) return;
+
+  if (card->type == CardType::Gambit && !p.space.valid()) {
+    seat->gambits_in_play.push_back(HeldCard{p.card, st.s.turn});
+    return;
+  }
+  if (card->type == CardType::Territory || card->type == CardType::ArmyAbility) {
+    st.report(rule_id::kMusterVanguard, fmt::format("'{}' is a {} and is not played into the Vanguard", p.card,
+                                                    to_string(card->type)));
+    return;
+  }
+  if (!st.on_grid(p.space, "Vanguard space")) {
+    add(seat->discard, p.card);  // it left the hand; keep the count of cards whole
+    return;
+  }
+  const int want_row = vanguard_row(st.s, st.ev.seat);
+  if (p.space.row != want_row) {
+    st.report(rule_id::kMusterVanguard,
+              fmt::format("'{}' played on {}, outside {}'s Vanguard (row {})", p.card, to_string(p.space),
+                          seat->player, want_row + 1));
+  }
+  auto& slot = st.s.at(p.space);
+  if (slot) {
+    st.report(rule_id::kMusterVanguard,
+              fmt::format("'{}' played on {}, where '{}' already stands", p.card, to_string(p.space), slot->card));
+    add(seat->discard, p.card);
+    return;
+  }
+  Troop t;
+  t.card = p.card;
+  t.owner = st.ev.seat;
+  t.entered_turn = st.s.turn;
+  slot = t;
+}
+
+// Muster Phase › c. and › Movement: one move per Troop, one space,
+// orthogonal, own Troops, not while still mustering.
+void move_troop(const Step& st, Space from, Space to, bool check_once) {
+  Troop* t = st.troop_at(from);
+  if (t == nullptr || !st.on_grid(to, "destination")) return;
+  const std::string what = fmt::format("'{}' moving {}→{}", t->card, to_string(from), to_string(to));
+  if (t->owner != st.ev.seat) {
+    st.report(rule_id::kMusterOwnTroops, fmt::format("{} moves an enemy Troop: {}", st.player(st.ev.seat), what));
+  }
+  if (still_mustering(st.s, *t)) {
+    st.report(rule_id::kMusterStillMusteringMove, fmt::format("{} is still mustering (entered on turn {})", what,
+                                                             t->entered_turn));
+  }
+  if (check_once && t->has(kTroopMovedThisPhase)) {
+    st.report(rule_id::kMusterOneMove, fmt::format("{} has already moved this phase", what));
+  }
+  if (!adjacent(from, to)) {
+    st.report(rule_id::kMusterOneSpace, fmt::format("{} is not a move of one space horizontally or vertically", what));
+  }
+  auto& dest = st.s.at(to);
+  if (dest) {
+    st.report(rule_id::kMusterOneSpace, fmt::format("{}: '{}' already stands on {}", what, dest->card, to_string(to)));
+    return;  // the state keeps both cards where they were
+  }
+  t->flags |= kTroopMovedThisPhase;
+  dest = std::move(st.s.at(from));
+  st.s.at(from).reset();
+}
+
+void on(const Step& st, const TroopMoved& m) {
+  if (st.s.phase == Phase::Muster) (void)st.by_active("moving a Troop");
+  move_troop(st, m.from, m.to, true);
+}
+
+// Muster Phase › Movement: own Troops shifted among each other while playing
+// cards; all moves happen at once (rulings R-006).
+void on(const Step& st, const TroopsShifted& sh) {
+  if (st.in_phase(Phase::Muster, "shifting Troops")) (void)st.by_active("shifting Troops");
+  std::vector<std::pair<Space, Troop>> lifted;
+  for (const TroopMoved& m : sh.moves) {
+    Troop* t = st.troop_at(m.from);
+    if (t == nullptr || !st.on_grid(m.to, "destination")) continue;
+    if (t->owner != st.ev.seat) {
+      st.report(rule_id::kMusterOwnTroops,
+                fmt::format("{} shifts an enemy Troop '{}' on {}", st.player(st.ev.seat), t->card, to_string(m.from)));
+      continue;
+    }
+    lifted.emplace_back(m.to, std::move(*st.s.at(m.from)));
+    st.s.at(m.from).reset();
+  }
+  for (auto& [to, troop] : lifted) {
+    auto& dest = st.s.at(to);
+    if (dest) {
+      st.report(rule_id::kMusterOneSpace,
+                fmt::format("shift puts '{}' on {}, where '{}' stands", troop.card, to_string(to), dest->card));
+      // Put it back on the first empty space of its owner's Vanguard row so
+      // that no card vanishes from the state.
+      for (std::size_t i = 0; i < st.s.grid.size(); ++i) {
+        if (!st.s.grid[i] && st.s.space_of(i).row == vanguard_row(st.s, troop.owner)) {
+          st.s.grid[i] = std::move(troop);
+          break;
+        }
+      }
+      continue;
+    }
+    dest = std::move(troop);
+  }
+}
+
+// Muster Phase › Still Mustering: no card abilities on the turn it entered.
+void on(const Step& st, const AbilityUsed& a) {
+  Troop* t = st.troop_at(a.space);
+  if (t == nullptr) return;
+  if (t->owner != st.ev.seat) {
+    st.report(rule_id::kLogActor, fmt::format("{} uses the ability of an enemy card '{}'", st.player(st.ev.seat), t->card));
+  }
+  if (still_mustering(st.s, *t)) {
+    st.report(rule_id::kMusterStillMusteringAbility,
+              fmt::format("'{}' on {} uses an ability while still mustering", t->card, to_string(a.space)));
+  }
+  t->flags |= kTroopAbilityUsed;
+}
+
+}  // namespace warlog::core::detail

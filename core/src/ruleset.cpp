@@ -1,0 +1,129 @@
+#include "warlog/core/ruleset.hpp"
+
+#include <array>
+#include <fmt/format.h>
+#include <toml++/toml.h>
+#include <variant>
+
+#include "text_file.hpp"
+#include "warlog/core/catalog.hpp"
+
+namespace warlog::core {
+
+namespace {
+
+// One descriptor per TOML key: section, key, and the field it sets. Adding
+// an option is one line here plus the field in ruleset.hpp.
+struct Option {
+  std::string_view section;
+  std::string_view key;
+  std::variant<int Ruleset::*, bool Ruleset::*, std::string Ruleset::*> field;
+};
+
+const std::array<Option, 20>& options() {
+  static const std::array<Option, 20> kOptions{{
+      {"ruleset", "name", &Ruleset::name},
+      {"ruleset", "version", &Ruleset::version},
+      {"deck", "min", &Ruleset::deck_min},
+      {"deck", "max", &Ruleset::deck_max},
+      {"deck", "max_per_extra_territory", &Ruleset::deck_max_per_extra_territory},
+      {"deck", "orders_min", &Ruleset::orders_min},
+      {"deck", "orders_max", &Ruleset::orders_max},
+      {"deck", "limit_common", &Ruleset::limit_common},
+      {"deck", "limit_seasoned", &Ruleset::limit_seasoned},
+      {"deck", "limit_renowned", &Ruleset::limit_renowned},
+      {"deck", "allegiance_surcharge", &Ruleset::allegiance_surcharge},
+      {"muster", "draw_per_turn", &Ruleset::draw_per_turn},
+      {"attrition", "recovery_cost", &Ruleset::recovery_cost},
+      {"wip", "empty_deck_penalty", &Ruleset::empty_deck_penalty},
+      {"wip", "turncoat", &Ruleset::turncoat},
+      {"rulings", "foraged_supply_immediate", &Ruleset::foraged_supply_immediate},
+      {"rulings", "unpaid_gambit_morale_penalty", &Ruleset::unpaid_gambit_morale_penalty},
+      {"rulings", "renowned_unique_per_player", &Ruleset::renowned_unique_per_player},
+      {"ruleset", "description", static_cast<std::string Ruleset::*>(nullptr)},
+      {"ruleset", "based_on", static_cast<std::string Ruleset::*>(nullptr)},
+  }};
+  return kOptions;
+}
+
+std::string where(const toml::source_region& r) {
+  return fmt::format("{}:{}", r.begin.line, r.begin.column);
+}
+
+}  // namespace
+
+Expected<Ruleset> parse_ruleset_toml(std::string_view text) {
+  toml::table root;
+  try {
+    root = toml::parse(text);
+  } catch (const toml::parse_error& e) {
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("{}: {}", where(e.source()), std::string(e.description())));
+  }
+
+  Ruleset rules;
+  for (const auto& [section_key, section_node] : root) {
+    const toml::table* section = section_node.as_table();
+    if (section == nullptr) {
+      return make_error(ErrorCode::InvalidArgument,
+                        fmt::format("{}: '{}' must be a [section] (ruleset, deck, muster, attrition, wip, rulings)",
+                                    where(section_node.source()), section_key.str()));
+    }
+    for (const auto& [key, node] : *section) {
+      const Option* opt = nullptr;
+      for (const auto& o : options()) {
+        if (o.section == section_key.str() && o.key == key.str()) opt = &o;
+      }
+      if (opt == nullptr) {
+        return make_error(ErrorCode::InvalidArgument,
+                          fmt::format("{}: unknown option '{}.{}' (see samples/rulesets/standard.toml)",
+                                      where(key.source()), section_key.str(), key.str()));
+      }
+      std::optional<Error> err;
+      std::visit(
+          [&](auto member) {
+            using M = decltype(member);
+            if constexpr (std::is_same_v<M, int Ruleset::*>) {
+              if (const auto* v = node.as_integer(); v && v->get() >= -1000 && v->get() <= 1000) {
+                rules.*member = static_cast<int>(v->get());
+              } else {
+                err = Error{ErrorCode::InvalidArgument,
+                            fmt::format("{}: '{}.{}' must be a whole number from -1000 to 1000",
+                                        where(node.source()), section_key.str(), key.str())};
+              }
+            } else if constexpr (std::is_same_v<M, bool Ruleset::*>) {
+              if (const auto* v = node.as_boolean()) {
+                rules.*member = v->get();
+              } else {
+                err = Error{ErrorCode::InvalidArgument, fmt::format("{}: '{}.{}' must be true or false",
+                                                                    where(node.source()), section_key.str(),
+                                                                    key.str())};
+              }
+            } else {
+              const auto* v = node.as_string();
+              if (v == nullptr) {
+                err = Error{ErrorCode::InvalidArgument, fmt::format("{}: '{}.{}' must be a string",
+                                                                    where(node.source()), section_key.str(),
+                                                                    key.str())};
+              } else if (member != nullptr) {
+                rules.*member = v->get();
+              }
+            }
+          },
+          opt->field);
+      if (err) return tl::unexpected(*err);
+    }
+  }
+  rules.hash = content_hash(text);
+  return rules;
+}
+
+Expected<Ruleset> load_ruleset(const std::string& path) {
+  auto text = detail::read_text_file(path);
+  if (!text) return tl::unexpected(text.error());
+  auto rules = parse_ruleset_toml(*text);
+  if (!rules) return make_error(rules.error().code, path + ":" + rules.error().message);
+  return rules;
+}
+
+}  // namespace warlog::core

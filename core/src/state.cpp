@@ -1,0 +1,131 @@
+#include "warlog/core/state.hpp"
+
+#include <fmt/format.h>
+
+#include "warlog/core/catalog.hpp"
+#include "warlog/core/hash.hpp"
+#include "warlog/core/ruleset.hpp"
+
+namespace warlog::core {
+
+int vanguard_row(const GameState& s, Seat seat) noexcept { return seat == 0 ? 0 : s.rows - 1; }
+
+bool still_mustering(const GameState& s, const Troop& t) noexcept { return t.entered_turn == s.turn; }
+
+int effective_morale(const Troop& t, const Catalog& catalog) noexcept {
+  if (t.has(kTroopUnprovisioned)) return 0;
+  const Card* c = catalog.find(t.card);
+  return c == nullptr ? 0 : c->morale;
+}
+
+int morale_total(const GameState& s, Seat seat, const Catalog& catalog) noexcept {
+  int total = 0;
+  for (const auto& slot : s.grid) {
+    if (slot && slot->owner == seat) total += effective_morale(*slot, catalog);
+  }
+  return total;
+}
+
+namespace {
+
+// Deck Construction › The Allegiance Rule, with the Hirelings exception:
+// a Hireling card in a non-Hireling army costs its printed cost.
+bool surcharged(const Card& c, Allegiance declared) noexcept {
+  if (c.faction == declared) return false;
+  if (c.faction == Allegiance::Hirelings && declared != Allegiance::Hirelings) return false;
+  return true;
+}
+
+}  // namespace
+
+int provision_cost(const GameState& s, Seat seat, const Catalog& catalog, const Ruleset& rules) noexcept {
+  const Allegiance declared = s.seats[seat].allegiance;
+  auto cost_of = [&](const std::string& name) {
+    const Card* c = catalog.find(name);
+    if (c == nullptr) return 0;
+    return c->provision_cost + (surcharged(*c, declared) ? rules.allegiance_surcharge : 0);
+  };
+  int total = 0;
+  for (const auto& slot : s.grid) {
+    if (!slot || slot->owner != seat) continue;
+    const Card* c = catalog.find(slot->card);
+    if (c != nullptr && c->type == CardType::Troop) total += cost_of(slot->card);
+  }
+  for (const HeldCard& g : s.seats[seat].gambits_in_play) total += cost_of(g.card);
+  return total;
+}
+
+int provision_supply(const GameState& s, Seat seat, const Catalog& catalog, const Ruleset& rules) noexcept {
+  int total = 0;
+  for (const HeldCard& h : s.seats[seat].homeland) {
+    const Card* c = catalog.find(h.card);
+    if (c == nullptr) continue;
+    // Muster Phase › Card Text Timing: a Gambit's supply is Phase-timed and
+    // needs a full turn in the Homeland; a foraged card's supply counts from
+    // the next turn unless the ruleset says otherwise (rulings R-010).
+    const bool arrived_this_turn = h.since_turn == s.turn;
+    if (arrived_this_turn && (c->type == CardType::Gambit || !rules.foraged_supply_immediate)) continue;
+    total += c->provision_supply;
+  }
+  return total;
+}
+
+namespace {
+
+void pile_text(std::string& out, std::string_view label, const CardPile& pile) {
+  fmt::format_to(std::back_inserter(out), "  {}:", label);
+  for (const auto& [card, n] : pile) fmt::format_to(std::back_inserter(out), " {}x{}", n, card);
+  out += '\n';
+}
+
+void held_text(std::string& out, std::string_view label, const std::vector<HeldCard>& held) {
+  fmt::format_to(std::back_inserter(out), "  {}:", label);
+  for (const HeldCard& h : held) fmt::format_to(std::back_inserter(out), " {}@{}", h.card, h.since_turn);
+  out += '\n';
+}
+
+}  // namespace
+
+std::string to_text(const GameState& s) {
+  std::string out;
+  auto line = [&out]<typename... A>(fmt::format_string<A...> f, A&&... a) {
+    fmt::format_to(std::back_inserter(out), f, std::forward<A>(a)...);
+    out += '\n';
+  };
+  line("game: {} | {} | board {}x{}", s.title, s.date, static_cast<int>(s.cols), static_cast<int>(s.rows));
+  line("turn: {} phase: {} part: {} active: {} leader: {}", s.turn, to_string(s.phase), static_cast<int>(s.part),
+       s.active == kNoSeat ? 0 : s.active + 1, s.leader == kNoSeat ? 0 : s.leader + 1);
+  line("warfare: charge {} declined {} charger {} last_morale {}", s.charge_declared, s.charge_declined,
+       s.charger == kNoSeat ? 0 : s.charger + 1, s.last_combat_morale);
+  line("end: final_turn {} winner {} victory {}", s.final_turn, s.winner == kNoSeat ? 0 : s.winner + 1,
+       s.victory ? static_cast<int>(*s.victory) : -1);
+  for (std::size_t i = 0; i < s.seats.size(); ++i) {
+    const SeatState& seat = s.seats[i];
+    line("seat {}: {} ({}) registered {}", i + 1, seat.player, to_string(seat.allegiance), seat.registered);
+    pile_text(out, "deck", seat.deck);
+    pile_text(out, "orders", seat.orders);
+    pile_text(out, "hand", seat.hand);
+    pile_text(out, "discard", seat.discard);
+    pile_text(out, "not playable", seat.not_playable_this_turn);
+    held_text(out, "homeland", seat.homeland);
+    held_text(out, "gambits in play", seat.gambits_in_play);
+    line("  turn: drawn {} foraged {} returned {} stocked {} mustered {} favor_until {} owed_discards {}",
+         seat.drawn_this_turn, seat.foraged_this_turn, seat.returned_this_turn, seat.gambit_stocked_this_turn,
+         seat.mustered_this_turn, seat.local_favor_until_turn, seat.cards_owed_discard);
+  }
+  for (std::size_t i = 0; i < s.grid.size(); ++i) {
+    if (!s.grid[i]) continue;
+    const Troop& t = *s.grid[i];
+    line("{}: {} seat {} damage {} flags {:#x} entered {} unburrowed {} lost {}", to_string(s.space_of(i)), t.card,
+         t.owner + 1, t.damage, t.flags, t.entered_turn, t.unburrowed_turn, t.lost_turn);
+  }
+  for (const TerritoryState& t : s.territories) {
+    line("territory {} on {}: beneath {} controller {}", t.card, to_string(t.space), t.beneath,
+         t.controller == kNoSeat ? 0 : t.controller + 1);
+  }
+  return out;
+}
+
+std::string digest(const GameState& s) { return to_hex(blake2b(to_text(s))); }
+
+}  // namespace warlog::core

@@ -1,0 +1,88 @@
+#pragma once
+// The fold's working context for one event: the state, the event, and the
+// findings it reports. Every rule check is a short early return on a Step.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warlog/core/fold.hpp"
+
+namespace warlog::core::detail {
+
+struct Step {
+  const Context& ctx;
+  GameState& s;
+  const Event& ev;
+  std::vector<Finding>& out;
+
+  // Records a finding of `rule` (an id from rule_ids.hpp) at this event.
+  void report(std::string_view rule, std::string message) const;
+
+  // The acting seat's state, or nullptr (and a LOG.actor finding) when the
+  // event's seat is not a seat of this game.
+  [[nodiscard]] SeatState* actor() const;
+
+  // The catalog card, or nullptr (and a LOG.unknown-card finding).
+  [[nodiscard]] const Card* card(std::string_view name) const;
+
+  // True when `sp` is on the grid; else a LOG.space finding naming `what`.
+  [[nodiscard]] bool on_grid(Space sp, std::string_view what) const;
+
+  // The card at `sp`, or nullptr (and a LOG.space or LOG.no-troop finding).
+  [[nodiscard]] Troop* troop_at(Space sp) const;
+
+  // Removes one `card` from `pile`; false (and a LOG.zone finding naming
+  // `zone`) when it is not there.
+  bool take(CardPile& pile, std::string_view card, std::string_view zone) const;
+
+  // True when the event happens in `phase`; else a LOG.phase finding.
+  [[nodiscard]] bool in_phase(Phase phase, std::string_view action) const;
+
+  // True when the event's seat is the seat whose part of the phase it is.
+  [[nodiscard]] bool by_active(std::string_view action) const;
+
+  [[nodiscard]] const std::string& player(Seat seat) const;
+};
+
+void add(CardPile& pile, std::string_view card, int n = 1);
+
+// Handlers, one per payload; defined beside the rules they enforce.
+void on(const Step&, const GameCreated&);
+void on(const Step&, const ArmyRegistered&);
+void on(const Step&, const TurnStarted&);
+void on(const Step&, const MoraleChecked&);
+void on(const Step&, const PhaseStarted&);
+void on(const Step&, const GameEnded&);
+void on(const Step&, const CardsDrawn&);
+void on(const Step&, const Foraged&);
+void on(const Step&, const ReturnedFromHomeland&);
+void on(const Step&, const GambitStocked&);
+void on(const Step&, const CardPlayed&);
+void on(const Step&, const TroopMoved&);
+void on(const Step&, const TroopsShifted&);
+void on(const Step&, const AbilityUsed&);
+void on(const Step&, const TroopBurrowed&);
+void on(const Step&, const TroopUnburrowed&);
+void on(const Step&, const ShotteFired&);
+void on(const Step&, const ChargeDeclared&);
+void on(const Step&, const ChargeDeclined&);
+void on(const Step&, const LocalFavorUsed&);
+void on(const Step&, const CombatResolved&);
+void on(const Step&, const TroopLost&);
+void on(const Step&, const TroopDefeated&);
+void on(const Step&, const LostTroopRecovered&);
+void on(const Step&, const ProvisionsPaid&);
+void on(const Step&, const CardsDiscarded&);
+void on(const Step&, const TerritoryControlTaken&);
+void on(const Step&, const TroopFled&);
+
+// Moves the card on `from` to `to` for the event's seat, reporting every
+// Movement rule it breaks; `check_once` enforces one move per phase.
+void move_troop(const Step& st, Space from, Space to, bool check_once);
+
+// Checks that close a seat's part of a phase (e.g. it drew exactly 2).
+// Called before a PhaseStarted, TurnStarted or GameEnded changes the part.
+void close_part(const Step&);
+
+}  // namespace warlog::core::detail
