@@ -32,6 +32,10 @@ void apply(const Context& ctx, GameState& state, const Event& ev, std::vector<Fi
     step.report(rule_id::kLogSetup, fmt::format("{} before GameCreated", payload_name(ev.payload)));
     return;
   }
+  if (state.decided_at && !state.play_after_end_reported && !std::holds_alternative<GameEnded>(ev.payload)) {
+    step.report(rule_id::kResult, fmt::format("play goes on after the game was decided at event {}", *state.decided_at));
+    state.play_after_end_reported = true;
+  }
   if (state.phase == Phase::End) {
     step.report(rule_id::kLogOrder, fmt::format("{} after the game ended", payload_name(ev.payload)));
     return;

@@ -20,8 +20,8 @@ struct Option {
   std::variant<int Ruleset::*, bool Ruleset::*, std::string Ruleset::*> field;
 };
 
-const std::array<Option, 20>& options() {
-  static const std::array<Option, 20> kOptions{{
+const std::array<Option, 25>& options() {
+  static const std::array<Option, 25> kOptions{{
       {"ruleset", "name", &Ruleset::name},
       {"ruleset", "version", &Ruleset::version},
       {"deck", "min", &Ruleset::deck_min},
@@ -38,8 +38,13 @@ const std::array<Option, 20>& options() {
       {"wip", "empty_deck_penalty", &Ruleset::empty_deck_penalty},
       {"wip", "turncoat", &Ruleset::turncoat},
       {"rulings", "foraged_supply_immediate", &Ruleset::foraged_supply_immediate},
-      {"rulings", "unpaid_gambit_morale_penalty", &Ruleset::unpaid_gambit_morale_penalty},
+      {"rulings", "overspend_provisions", &Ruleset::overspend_provisions},
       {"rulings", "renowned_unique_per_player", &Ruleset::renowned_unique_per_player},
+      {"rulings", "attrition_moves_both_players", &Ruleset::attrition_moves_both_players},
+      {"rulings", "combat_split_all", &Ruleset::combat_split_all},
+      {"rulings", "defender_strikes_each_combat", &Ruleset::defender_strikes_each_combat},
+      {"rulings", "shotte_damage_is_vigor", &Ruleset::shotte_damage_is_vigor},
+      {"rulings", "army_ability_counts_in_deck", &Ruleset::army_ability_counts_in_deck},
       {"ruleset", "description", static_cast<std::string Ruleset::*>(nullptr)},
       {"ruleset", "based_on", static_cast<std::string Ruleset::*>(nullptr)},
   }};

@@ -38,6 +38,25 @@ bool surcharged(const Card& c, Allegiance declared) noexcept {
 
 }  // namespace
 
+int card_cost(const Card& c, Allegiance declared, const Ruleset& rules) noexcept {
+  return c.provision_cost + (surcharged(c, declared) ? rules.allegiance_surcharge : 0);
+}
+
+Seat territory_controller(const GameState& s, const TerritoryState& t, std::array<int, kSeatCount>* sides) noexcept {
+  std::array<int, kSeatCount> count{};
+  const Space sp = t.space;
+  for (Space n : {Space{static_cast<std::int8_t>(sp.col - 1), sp.row}, Space{static_cast<std::int8_t>(sp.col + 1), sp.row},
+                  Space{sp.col, static_cast<std::int8_t>(sp.row - 1)}, Space{sp.col, static_cast<std::int8_t>(sp.row + 1)}}) {
+    if (!s.on_grid(n)) continue;
+    const auto& slot = s.at(n);
+    if (slot && slot->owner < kSeatCount && !slot->has(kTroopLost)) ++count[slot->owner];
+  }
+  if (sides != nullptr) *sides = count;
+  if (count[0] > 0 && count[1] == 0) return 0;
+  if (count[1] > 0 && count[0] == 0) return 1;
+  return kNoSeat;
+}
+
 int provision_cost(const GameState& s, Seat seat, const Catalog& catalog, const Ruleset& rules) noexcept {
   const Allegiance declared = s.seats[seat].allegiance;
   auto cost_of = [&](const std::string& name) {
@@ -49,9 +68,12 @@ int provision_cost(const GameState& s, Seat seat, const Catalog& catalog, const 
   for (const auto& slot : s.grid) {
     if (!slot || slot->owner != seat) continue;
     const Card* c = catalog.find(slot->card);
-    if (c != nullptr && c->type == CardType::Troop) total += cost_of(slot->card);
+    if (c == nullptr || c->type != CardType::Troop) continue;
+    total += cost_of(slot->card);
+    if (slot->has(kTroopTurncoat) && !surcharged(*c, declared)) total += rules.allegiance_surcharge;
   }
   for (const HeldCard& g : s.seats[seat].gambits_in_play) total += cost_of(g.card);
+  for (const WageDue& w : s.seats[seat].wages_due) total += cost_of(w.card);
   return total;
 }
 

@@ -81,6 +81,27 @@ void on(const Step&, const TroopFled&);
 // Movement rule it breaks; `check_once` enforces one move per phase.
 void move_troop(const Step& st, Space from, Space to, bool check_once);
 
+// Movement outside the Muster Phase (rules/warfare.cpp, rules/attrition.cpp).
+void post_combat_move(const Step& st, const TroopMoved& m);
+void attrition_move(const Step& st, const TroopMoved& m);
+void off_battlefield_ability(const Step& st, const AbilityUsed& a);
+
+// Deck Construction checks (rules/deck.cpp).
+void check_army(const Step& st, Seat seat, const ArmyRegistered& a);
+void check_renowned(const Step& st, const Card& card);
+
+// Removes the card on `sp` from the battlefield as destroyed: beneath an
+// adjacent Territory (Attrition › 4), else to its owner's discard pile; owes
+// wages when it entered or un-Burrowed this turn (Troop Wages Rule).
+void defeat(const Step& st, Space sp);
+// The same for a Troop that flees (Shocked, WIP empty deck): it leaves the
+// battlefield without counting toward a Territory (rulings R-016).
+void flee(const Step& st, Space sp);
+
+// Attrition › 2 and › 4 (rules/attrition.cpp).
+void check_supremacy(const Step& st);
+void end_of_turn(const Step& st);
+
 // Checks that close a seat's part of a phase (e.g. it drew exactly 2).
 // Called before a PhaseStarted, TurnStarted or GameEnded changes the part.
 void close_part(const Step&);

@@ -1,7 +1,8 @@
-// Attrition Phase (../shared/rules, document "Attrition Phase"): recovery,
-// the win check, Provision costs, the Territory Threshold. This file holds
-// the state effects; the rule checks grow here (issue 3).
+// Attrition Phase (../shared/rules, document "Attrition Phase"): 1. Recover
+// Troops, 2. Check Win Condition, 3. Pay Provision Costs (priority,
+// failing to pay, Shocked), 4. Territory Threshold, End of Turn.
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "rule_ids.hpp"
@@ -9,52 +10,271 @@
 
 namespace warlog::core::detail {
 
-void defeat(const Step& st, Space sp);
-
-void on(const Step& st, const LostTroopRecovered& r) {
-  Troop* t = st.troop_at(r.space);
-  if (t == nullptr) return;
-  Troop troop = *t;
-  st.s.at(r.space).reset();
-  troop.flags &= static_cast<std::uint16_t>(~(kTroopLost | kTroopBurrowed));
-  if (r.mode == Recovery::Reshuffle) {
-    add(st.s.seats[troop.owner].deck, troop.card);
-    return;
+// --- 1. Recover Troops -------------------------------------------------------
+void attrition_move(const Step& st, const TroopMoved& m) {
+  const GameState& s = st.s;
+  (void)st.by_active("moving a Troop");
+  if (!st.ctx.rules.attrition_moves_both_players && st.ev.seat != s.leader) {
+    st.report(rule_id::kAttritionMove, fmt::format("{} moves a Troop in the Attrition Phase; only {} (Leading in "
+                                                   "Morale) may",
+                                                   st.player(st.ev.seat), st.player(s.leader)));
   }
-  if (!st.on_grid(r.to, "recovery space") || st.s.at(r.to)) {
-    st.s.at(r.space) = troop;  // stays where it was
-    return;
+  if (st.ev.seat < kSeatCount && st.s.seats[st.ev.seat].provisions_paid_this_turn) {
+    st.report(rule_id::kAttritionMove, "a Troop moves after Provision costs were paid: moves belong to step 1");
   }
-  st.s.at(r.to) = troop;
+  move_troop(st, m.from, m.to, true);
 }
 
+void on(const Step& st, const LostTroopRecovered& r) {
+  GameState& s = st.s;
+  if (s.phase == Phase::Warfare) {
+    st.report(rule_id::kCombatReconnect, fmt::format("a Lost Troop on {} is recovered during the Warfare Phase",
+                                                     to_string(r.space)));
+  } else if (st.in_phase(Phase::Attrition, "recovering a Lost Troop")) {
+    (void)st.by_active("recovering a Lost Troop");
+  }
+  SeatState* seat = st.actor();
+  Troop* t = st.troop_at(r.space);
+  if (seat == nullptr || t == nullptr) return;
+  if (t->owner != st.ev.seat) {
+    st.report(rule_id::kLogActor, fmt::format("{} recovers '{}', which is not theirs", seat->player, t->card));
+    return;
+  }
+  if (!t->has(kTroopLost)) {
+    st.report(rule_id::kRecoverLost, fmt::format("'{}' on {} is recovered but is not Lost", t->card, to_string(r.space)));
+  }
+  if (seat->provisions_paid_this_turn) {
+    st.report(rule_id::kRecoverLost, "a Troop is recovered after Provision costs were paid: recovery is step 1");
+  }
+  Troop troop = *t;
+  const bool burrowed = troop.has(kTroopBurrowed);
+  troop.flags &= static_cast<std::uint16_t>(~(kTroopLost | kTroopBurrowed | kTroopUnprovisioned));
+  if (r.mode == Recovery::Reshuffle) {
+    s.at(r.space).reset();
+    add(seat->deck, troop.card);
+    return;
+  }
+  // A Lost Burrowed Troop costs 0 and returns un-Burrowed.
+  seat->recovery_spent += burrowed ? 0 : st.ctx.rules.recovery_cost;
+  if (burrowed) troop.unburrowed_turn = s.turn;
+  if (!st.on_grid(r.to, "recovery space")) return;
+  if (r.to.row != vanguard_row(s, troop.owner) || (s.at(r.to) && !(r.to == r.space))) {
+    st.report(rule_id::kRecoverSpace, fmt::format("'{}' is recovered to {}, not an empty space of {}'s Vanguard",
+                                                  troop.card, to_string(r.to), seat->player));
+    if (s.at(r.to) && !(r.to == r.space)) {
+      *t = troop;  // stays where it was, no longer Lost
+      return;
+    }
+  }
+  s.at(r.space).reset();
+  s.at(r.to) = troop;
+}
+
+// --- 2. Check Win Condition --------------------------------------------------
+void check_supremacy(const Step& st) {
+  GameState& s = st.s;
+  if (s.win_checked_this_turn || s.decided_at || s.leader >= kSeatCount || s.territories.empty()) return;
+  s.win_checked_this_turn = true;
+  for (const TerritoryState& t : s.territories) {
+    if (territory_controller(s, t) != s.leader) return;
+  }
+  s.winner = s.leader;
+  s.victory = Victory::Supremacy;
+  s.decided_at = st.ev.seq;
+}
+
+// --- 3. Pay Provision Costs --------------------------------------------------
+namespace {
+
+struct Due {
+  PaidItem item;
+  std::string card;
+  int cost = 0;
+  int priority = 2;     // 0 Gambits, 1 defeated Burrowed Troops that un-Burrowed, 2 other Troops
+  bool on_grid = false; // a Troop standing on the battlefield
+  int matched = 0;      // 1 paid, -1 unpaid
+};
+
+std::string describe(const Due& d) {
+  return d.on_grid ? fmt::format("'{}' on {}", d.card, to_string(d.item.space)) : fmt::format("'{}'", d.card);
+}
+
+}  // namespace
+
 void on(const Step& st, const ProvisionsPaid& p) {
-  for (const PaidItem& item : p.paid) {
-    if (!item.space.valid()) continue;
-    if (Troop* t = st.troop_at(item.space)) t->flags &= static_cast<std::uint16_t>(~kTroopUnprovisioned);
+  GameState& s = st.s;
+  if (!st.in_phase(Phase::Attrition, "paying Provisions")) return;
+  (void)st.by_active("paying Provisions");
+  SeatState* seat = st.actor();
+  if (seat == nullptr) return;
+  if (st.ev.seat == s.leader) check_supremacy(st);
+  if (seat->provisions_paid_this_turn) {
+    st.report(rule_id::kProvisionListed, fmt::format("{} pays Provision costs a second time this turn", seat->player));
   }
-  for (const PaidItem& item : p.unpaid) {
-    if (!item.space.valid()) continue;
-    if (Troop* t = st.troop_at(item.space)) t->flags |= kTroopUnprovisioned;
+  seat->provisions_paid_this_turn = true;
+  const Catalog& catalog = st.ctx.catalog;
+  const Ruleset& rules = st.ctx.rules;
+
+  std::vector<Due> due;
+  for (std::size_t i = 0; i < s.grid.size(); ++i) {
+    const auto& slot = s.grid[i];
+    if (!slot || slot->owner != st.ev.seat) continue;
+    const Card* c = catalog.find(slot->card);
+    if (c == nullptr || c->type != CardType::Troop) continue;
+    const int surcharge = slot->has(kTroopTurncoat) && c->faction == seat->allegiance ? rules.allegiance_surcharge : 0;
+    due.push_back(Due{PaidItem{s.space_of(i), slot->card}, slot->card, card_cost(*c, seat->allegiance, rules) + surcharge,
+                      2, true});
   }
+  for (const HeldCard& g : seat->gambits_in_play) {
+    const Card* c = catalog.find(g.card);
+    if (c != nullptr) due.push_back(Due{PaidItem{Space{}, g.card}, g.card, card_cost(*c, seat->allegiance, rules), 0});
+  }
+  for (const WageDue& w : seat->wages_due) {
+    const Card* c = catalog.find(w.card);
+    if (c != nullptr) {
+      due.push_back(Due{PaidItem{w.space, w.card}, w.card, card_cost(*c, seat->allegiance, rules), w.unburrowed ? 1 : 2});
+    }
+  }
+
+  // Match each listed item to an owed card: a space names a Troop on the
+  // battlefield (or a destroyed one owed wages), a name a Gambit or wage.
+  auto match = [&](const PaidItem& item, int how) {
+    auto it = std::find_if(due.begin(), due.end(), [&](const Due& d) {
+      if (d.matched != 0) return false;
+      if (item.space.valid()) return d.item.space == item.space && (item.card.empty() || item.card == d.card);
+      return d.card == item.card;
+    });
+    if (it == due.end()) {
+      st.report(rule_id::kProvisionListed,
+                fmt::format("{} lists {} {}, which owes no Provisions now (or is listed twice)", seat->player,
+                            item.space.valid() ? to_string(item.space) : "'" + item.card + "'",
+                            how > 0 ? "as paid" : "as unpaid"));
+      return;
+    }
+    it->matched = how;
+  };
+  for (const PaidItem& item : p.paid) match(item, 1);
+  for (const PaidItem& item : p.unpaid) match(item, -1);
+  for (Due& d : due) {
+    if (d.matched == 0) {
+      st.report(!d.on_grid && d.item.space.valid() ? rule_id::kTroopWages : rule_id::kProvisionListed,
+                fmt::format("{} neither pays nor leaves unpaid {}; it counts as unpaid", seat->player, describe(d)));
+      d.matched = -1;
+    }
+  }
+
+  // Cost of what was paid against the supply left after recovery.
+  const int supply = provision_supply(s, st.ev.seat, catalog, rules) - seat->recovery_spent;
+  int paid = 0;
+  std::string surcharged;
+  for (const Due& d : due) {
+    if (d.matched != 1) continue;
+    paid += d.cost;
+    const Card* c = catalog.find(d.card);
+    if (c != nullptr && d.cost > c->provision_cost) surcharged += fmt::format(" {} +{};", describe(d), d.cost - c->provision_cost);
+  }
+  if (paid > supply && !rules.overspend_provisions) {
+    st.report(rule_id::kProvisionSupply,
+              fmt::format("{} provisions cards costing {} with {} supply left{}{}", seat->player, paid, supply,
+                          surcharged.empty() ? "" : "; Allegiance surcharge included:", surcharged));
+  }
+
+  // Payment priority: nothing of a later class paid while an earlier one is not.
+  for (const Due& unpaid : due) {
+    if (unpaid.matched != -1) continue;
+    for (const Due& other : due) {
+      if (other.matched == 1 && other.priority > unpaid.priority) {
+        st.report(rule_id::kPaymentPriority, fmt::format("{} pays {} but leaves {} unpaid, which must be paid first",
+                                                         seat->player, describe(other), describe(unpaid)));
+        break;
+      }
+    }
+  }
+
+  // Failing to pay.
+  for (const Due& d : due) {
+    if (d.matched != -1) continue;
+    if (d.priority < 2) ++seat->cards_owed_discard;
+    if (!d.on_grid) continue;
+    Troop& t = *s.at(d.item.space);
+    t.flags |= kTroopUnprovisioned;
+    const Card* c = catalog.find(t.card);
+    const bool shocked = (c != nullptr && c->has(kQuirkShocked)) ||
+                         (seat->allegiance == Allegiance::PawCoalition && seat->rabble_side);
+    if (shocked) flee(st, d.item.space);
+  }
+  seat->wages_due.clear();
 }
 
 void on(const Step& st, const CardsDiscarded& d) {
   SeatState* seat = st.actor();
   if (seat == nullptr) return;
   for (const std::string& card : d.cards) {
-    if (st.take(seat->hand, card, "hand")) add(seat->discard, card);
+    if (st.take(seat->hand, card, "hand")) {
+      add(seat->discard, card);
+      if (seat->cards_owed_discard > 0) --seat->cards_owed_discard;
+    }
   }
 }
 
 void on(const Step& st, const TerritoryControlTaken& c) {
-  for (TerritoryState& t : st.s.territories) {
-    if (t.space == c.territory) t.controller = st.ev.seat;
+  for (const TerritoryState& t : st.s.territories) {
+    if (!(t.space == c.territory)) continue;
+    const Seat derived = territory_controller(st.s, t);
+    if (derived != st.ev.seat) {
+      st.report(rule_id::kSupremacy, fmt::format("{} is recorded taking Control of '{}', but {}", st.player(st.ev.seat),
+                                                 t.card, derived == kNoSeat ? std::string("nobody controls it")
+                                                                            : st.player(derived) + " controls it"));
+    }
+    return;
   }
+  st.report(rule_id::kLogSpace, fmt::format("no Territory stands on {}", to_string(c.territory)));
 }
 
 void on(const Step& st, const TroopFled& f) {
-  if (st.troop_at(f.space) != nullptr) defeat(st, f.space);
+  if (std::find(st.s.fled_this_turn.begin(), st.s.fled_this_turn.end(), f.space) != st.s.fled_this_turn.end()) return;
+  Troop* t = st.troop_at(f.space);
+  if (t == nullptr) return;
+  SeatState& seat = st.s.seats[t->owner];
+  // WIP — running out of cards: a Troop flees for each card not drawn.
+  if (st.ctx.rules.empty_deck_penalty && st.s.phase == Phase::Muster && seat.deck.empty()) {
+    ++seat.fled_this_part;
+    flee(st, f.space);
+    return;
+  }
+  st.report(rule_id::kShockedFlee, fmt::format("'{}' on {} is recorded as fleeing, but nothing made it flee", t->card,
+                                               to_string(f.space)));
+}
+
+// --- 4. Territory Threshold and End of Turn ----------------------------------
+void end_of_turn(const Step& st) {
+  GameState& s = st.s;
+  if (s.decided_at) return;
+  if (s.final_turn != 0 && s.turn >= s.final_turn && s.final_territory >= 0) {
+    const TerritoryState& t = s.territories[static_cast<std::size_t>(s.final_territory)];
+    const Card* c = st.ctx.catalog.find(t.card);
+    std::array<int, kSeatCount> sides{};
+    const Seat controller = territory_controller(s, t, &sides);
+    if (controller != kNoSeat || (c != nullptr && t.beneath < c->threshold)) {
+      s.final_turn = 0;  // the final turn was answered; play goes on (rulings R-016)
+      s.final_territory = -1;
+    } else {
+      s.winner = sides[0] > sides[1] ? Seat{0} : sides[1] > sides[0] ? Seat{1} : s.leader;
+      s.victory = Victory::Attrition;
+      s.decided_at = st.ev.seq;
+      return;
+    }
+  }
+  if (s.final_turn == 0) {
+    for (std::size_t i = 0; i < s.territories.size(); ++i) {
+      const Card* c = st.ctx.catalog.find(s.territories[i].card);
+      if (c != nullptr && c->threshold > 0 && s.territories[i].beneath >= c->threshold) {
+        s.final_turn = static_cast<std::uint16_t>(s.turn + 1);
+        s.final_territory = static_cast<int>(i);
+        break;
+      }
+    }
+  }
 }
 
 }  // namespace warlog::core::detail

@@ -1,5 +1,6 @@
 // The game's frame: setup, turns, the Morale Check, phase order, the end.
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "rule_ids.hpp"
@@ -77,6 +78,7 @@ void on(const Step& st, const ArmyRegistered& a) {
     return;
   }
   seat.registered = true;
+  check_army(st, a.seat, a);
   for (const CardCount& cc : a.army) {
     if (st.card(cc.card) != nullptr) add(seat.deck, cc.card, cc.count);
   }
@@ -94,7 +96,9 @@ void on(const Step& st, const TurnStarted&) {
         st.report(rule_id::kLogSetup, fmt::format("turn 1 starts before seat {} registered an army", i + 1));
       }
     }
-  } else if (s.part != 0 && s.part != std::size(kParts)) {
+  } else if (s.part == std::size(kParts)) {
+    end_of_turn(st);
+  } else if (s.part != 0) {
     st.report(rule_id::kLogOrder, fmt::format("turn {} starts before {} had its turn", st.ev.turn,
                                               s.leader == kNoSeat ? "every player" : part_name(st, s.part + 1)));
   }
@@ -109,6 +113,13 @@ void on(const Step& st, const TurnStarted&) {
   s.charge_declined = false;
   s.charger = kNoSeat;
   s.last_combat_morale = -1;
+  s.shotte_seats.clear();
+  s.shotte_alternation_broken = false;
+  s.vacated_this_charge.clear();
+  s.fled_this_turn.clear();
+  s.defeated_this_turn.clear();
+  s.defenders_struck.clear();
+  s.win_checked_this_turn = false;
   for (SeatState& seat : s.seats) {
     seat.drawn_this_turn = 0;
     seat.foraged_this_turn = false;
@@ -116,6 +127,11 @@ void on(const Step& st, const TurnStarted&) {
     seat.gambit_stocked_this_turn = false;
     seat.mustered_this_turn = false;
     seat.not_playable_this_turn.clear();
+    seat.recovery_spent = 0;
+    seat.provisions_paid_this_turn = false;
+    seat.wages_due.clear();
+    seat.turncoat_offer.clear();
+    seat.turncoat_draws = 0;
   }
 }
 
@@ -170,8 +186,15 @@ void on(const Step& st, const PhaseStarted&) {
   s.part = found != 0 ? found : next;
   s.phase = phase;
   s.active = seat;
+  s.seats[seat].acted_this_part = false;
+  s.seats[seat].fled_this_part = 0;
   for (auto& slot : s.grid) {
-    if (slot) slot->flags &= static_cast<std::uint16_t>(~kTroopMovedThisPhase);
+    if (!slot) continue;
+    slot->flags &= static_cast<std::uint16_t>(~kTroopMovedThisPhase);
+    // Failing to pay: Morale 0 lasts until the owner's next Attrition Phase.
+    if (phase == Phase::Attrition && slot->owner == seat) {
+      slot->flags &= static_cast<std::uint16_t>(~kTroopUnprovisioned);
+    }
   }
   if (phase == Phase::Muster) s.seats[seat].mustered_this_turn = true;
 }
@@ -179,22 +202,69 @@ void on(const Step& st, const PhaseStarted&) {
 void on(const Step& st, const GameEnded& g) {
   GameState& s = st.s;
   close_part(st);
-  s.winner = g.winner;
-  s.victory = g.victory;
+  if (s.part == std::size(kParts)) end_of_turn(st);
+  const auto name = [](Victory v) {
+    switch (v) {
+      case Victory::Supremacy: return "a Supremacy Victory";
+      case Victory::Attrition: return "an Attrition Victory";
+      case Victory::Concession: return "a concession";
+      case Victory::Unfinished: return "no result";
+    }
+    return "?";
+  };
+  if (s.victory) {
+    if (g.victory != *s.victory || g.winner != s.winner) {
+      st.report(rule_id::kResult, fmt::format("recorded {} for {}, but the rules give {} to {}", name(g.victory),
+                                              st.player(g.winner), name(*s.victory), st.player(s.winner)));
+    }
+  } else {
+    if (g.victory == Victory::Supremacy || g.victory == Victory::Attrition) {
+      st.report(rule_id::kResult, fmt::format("recorded {} for {}, but the rules derive no victory here",
+                                              name(g.victory), st.player(g.winner)));
+    }
+    // A concession or an unfinished game is taken as recorded.
+    s.winner = g.winner;
+    s.victory = g.victory;
+  }
   s.phase = Phase::End;
   s.active = kNoSeat;
 }
 
 void close_part(const Step& st) {
-  const GameState& s = st.s;
-  if (s.phase == Phase::Muster && s.active < kSeatCount) {
-    const SeatState& seat = s.seats[s.active];
-    const int want = st.ctx.rules.draw_per_turn;
-    // Drawing fewer is no violation when the Army Deck ran out (the WIP
-    // empty-deck rule decides what happens then).
+  GameState& s = st.s;
+  if (s.active >= kSeatCount) return;
+  SeatState& seat = s.seats[s.active];
+  if (s.phase == Phase::Muster) {
+    const int want = st.ctx.rules.draw_per_turn + seat.turncoat_draws;
+    // Drawing fewer is no violation when the Army Deck ran out; the WIP
+    // empty-deck rule decides what happens then.
     if (seat.drawn_this_turn < want && !seat.deck.empty()) {
       st.report(rule_id::kMusterDraw, fmt::format("{} drew {} card{} this turn, not {}", seat.player,
                                                   seat.drawn_this_turn, seat.drawn_this_turn == 1 ? "" : "s", want));
+    }
+    if (st.ctx.rules.empty_deck_penalty && seat.deck.empty() && seat.drawn_this_turn < want) {
+      int troops = 0;
+      for (const auto& slot : s.grid) troops += slot && slot->owner == s.active;
+      const int owed = std::min(want - seat.drawn_this_turn, troops + seat.fled_this_part);
+      if (seat.fled_this_part < owed) {
+        st.report(rule_id::kEmptyDeck, fmt::format("{} could not draw {} card{} but only {} Troop{} fled", seat.player,
+                                                   want - seat.drawn_this_turn, want - seat.drawn_this_turn == 1 ? "" : "s",
+                                                   seat.fled_this_part, seat.fled_this_part == 1 ? "" : "s"));
+      }
+    }
+  }
+  if (s.phase == Phase::Attrition) {
+    if (s.active == s.leader) check_supremacy(st);
+    bool owes = !seat.gambits_in_play.empty() || !seat.wages_due.empty();
+    for (const auto& slot : s.grid) owes = owes || (slot && slot->owner == s.active);
+    if (!seat.provisions_paid_this_turn && owes && !s.decided_at) {
+      st.report(rule_id::kProvisionListed, fmt::format("{}'s Attrition Phase ends with no Provision costs paid",
+                                                       seat.player));
+    }
+    if (seat.cards_owed_discard > 0) {
+      st.report(rule_id::kUnpaidDiscard, fmt::format("{} still owes {} discard{} for unpaid cards", seat.player,
+                                                     seat.cards_owed_discard, seat.cards_owed_discard == 1 ? "" : "s"));
+      seat.cards_owed_discard = 0;
     }
   }
 }

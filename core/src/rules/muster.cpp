@@ -14,18 +14,24 @@ void on(const Step& st, const CardsDrawn& d) {
   SeatState* seat = st.actor();
   if (seat == nullptr) return;
   if (st.in_phase(Phase::Muster, "drawing cards")) (void)st.by_active("drawing cards");
-  const int before = seat->drawn_this_turn;
   for (const std::string& name : d.cards) {
-    if (st.card(name) == nullptr) continue;
+    const Card* c = st.card(name);
+    if (c == nullptr) continue;
     if (st.take(seat->deck, name, "Army Deck")) add(seat->hand, name);
     ++seat->drawn_this_turn;
+    // Deck Construction › Turncoat (parked): a draw of the opponent's
+    // allegiance may be taken by the opponent; its drawer draws one more.
+    if (st.ctx.rules.turncoat && c->faction == st.s.seats[other_seat(st.ev.seat)].allegiance &&
+        c->faction != seat->allegiance) {
+      add(seat->turncoat_offer, name);
+      ++seat->turncoat_draws;
+    }
   }
-  const int want = st.ctx.rules.draw_per_turn;
+  const int want = st.ctx.rules.draw_per_turn + seat->turncoat_draws;
   if (seat->drawn_this_turn > want) {
     st.report(rule_id::kMusterDraw, fmt::format("{} drew {} card{} this turn, not {}", seat->player,
                                                 seat->drawn_this_turn, seat->drawn_this_turn == 1 ? "" : "s", want));
   }
-  (void)before;
 }
 
 // Muster Phase › a.: Forage one card from hand to the Homeland, OR Return
@@ -33,6 +39,10 @@ void on(const Step& st, const CardsDrawn& d) {
 namespace {
 
 bool forage_or_return_allowed(const Step& st, SeatState& seat, std::string_view action) {
+  if (seat.acted_this_part) {
+    st.report(rule_id::kMusterSteps,
+              fmt::format("{} {} after playing or moving: step a. comes first", seat.player, action));
+  }
   if (seat.foraged_this_turn || seat.returned_this_turn) {
     st.report(rule_id::kMusterForageOrReturn,
               fmt::format("{} {} after already {} this turn", seat.player, action,
@@ -52,6 +62,7 @@ void on(const Step& st, const Foraged& f) {
   seat->foraged_this_turn = true;
   if (st.card(f.card) == nullptr) return;
   if (st.take(seat->hand, f.card, "hand")) seat->homeland.push_back(HeldCard{f.card, st.s.turn});
+  (void)seat->turncoat_offer.erase(f.card);
 }
 
 void on(const Step& st, const ReturnedFromHomeland& r) {
@@ -97,12 +108,35 @@ void on(const Step& st, const CardPlayed& p) {
   if (st.in_phase(Phase::Muster, "playing a card")) (void)st.by_active("playing a card");
   const Card* card = st.card(p.card);
   if (card == nullptr) return;
+  if (seat->drawn_this_turn == 0 && !seat->deck.empty()) {
+    st.report(rule_id::kMusterSteps, fmt::format("{} plays '{}' before drawing: step a. comes first", seat->player,
+                                                 p.card));
+  }
+  seat->acted_this_part = true;
+  // Turncoat (parked): the card comes from the opponent's hand, offered by
+  // their draw, and is always surcharged.
+  bool turncoat = false;
+  if (seat->hand.count(p.card) == 0) {
+    SeatState& drawer = st.s.seats[other_seat(st.ev.seat)];
+    if (drawer.turncoat_offer.count(p.card) != 0) {
+      if (!st.ctx.rules.turncoat) {
+        st.report(rule_id::kDeckTurncoat, fmt::format("{} plays '{}' from {}'s draw, but Turncoat is parked",
+                                                      seat->player, p.card, drawer.player));
+      }
+      (void)st.take(drawer.turncoat_offer, p.card, "Turncoat offer");
+      (void)st.take(drawer.hand, p.card, "hand");
+      add(seat->hand, p.card);
+      turncoat = true;
+    }
+  }
   if (seat->not_playable_this_turn.count(p.card) != 0 && seat->hand.count(p.card) != 0 &&
       seat->hand.at(p.card) <= seat->not_playable_this_turn.at(p.card)) {
     st.report(rule_id::kMusterReturnedNotPlayable,
               fmt::format("'{}' was returned from the Homeland this turn and may not be played", p.card));
   }
   if (!st.take(seat->hand, p.card, "hand")) return;
+  (void)seat->turncoat_offer.erase(p.card);  // played by its drawer: the offer lapses
+  check_renowned(st, *card);
 
   if (card->type == CardType::Gambit && !p.space.valid()) {
     seat->gambits_in_play.push_back(HeldCard{p.card, st.s.turn});
@@ -134,6 +168,7 @@ void on(const Step& st, const CardPlayed& p) {
   t.card = p.card;
   t.owner = st.ev.seat;
   t.entered_turn = st.s.turn;
+  if (turncoat) t.flags |= kTroopTurncoat;
   slot = t;
 }
 
@@ -167,8 +202,23 @@ void move_troop(const Step& st, Space from, Space to, bool check_once) {
 }
 
 void on(const Step& st, const TroopMoved& m) {
-  if (st.s.phase == Phase::Muster) (void)st.by_active("moving a Troop");
-  move_troop(st, m.from, m.to, true);
+  switch (st.s.phase) {
+    case Phase::Muster: {
+      (void)st.by_active("moving a Troop");
+      SeatState* seat = st.actor();
+      if (seat == nullptr) return;
+      if (seat->drawn_this_turn == 0 && !seat->deck.empty()) {
+        st.report(rule_id::kMusterSteps, fmt::format("{} moves a Troop before drawing: step a. comes first",
+                                                     seat->player));
+      }
+      seat->acted_this_part = true;
+      move_troop(st, m.from, m.to, true);
+      return;
+    }
+    case Phase::Warfare: post_combat_move(st, m); return;
+    case Phase::Attrition: attrition_move(st, m); return;
+    default: st.report(rule_id::kLogPhase, "a Troop moves outside the Muster, Warfare and Attrition phases");
+  }
 }
 
 // Muster Phase › Movement: own Troops shifted among each other while playing
@@ -208,6 +258,10 @@ void on(const Step& st, const TroopsShifted& sh) {
 
 // Muster Phase › Still Mustering: no card abilities on the turn it entered.
 void on(const Step& st, const AbilityUsed& a) {
+  if (!a.space.valid()) {
+    off_battlefield_ability(st, a);
+    return;
+  }
   Troop* t = st.troop_at(a.space);
   if (t == nullptr) return;
   if (t->owner != st.ev.seat) {
@@ -217,7 +271,49 @@ void on(const Step& st, const AbilityUsed& a) {
     st.report(rule_id::kMusterStillMusteringAbility,
               fmt::format("'{}' on {} uses an ability while still mustering", t->card, to_string(a.space)));
   }
+  const Card* card = st.ctx.catalog.find(t->card);
+  if (card != nullptr && card->has(kQuirkPhaseText) && t->entered_turn == st.s.turn) {
+    st.report(rule_id::kMusterPhaseTiming,
+              fmt::format("'{}' uses Phase-timed text on the turn it entered", t->card));
+  }
   t->flags |= kTroopAbilityUsed;
+}
+
+// An ability of a card off the battlefield: a Homeland card, a Gambit in
+// play, or the Army Ability. `ability` is "Card Name" or "Card Name: detail".
+void off_battlefield_ability(const Step& st, const AbilityUsed& a) {
+  SeatState* seat = st.actor();
+  if (seat == nullptr) return;
+  const auto colon = a.ability.find(':');
+  const std::string name = a.ability.substr(0, colon);
+  std::string detail = colon == std::string::npos ? "" : a.ability.substr(colon + 1);
+  while (!detail.empty() && detail.front() == ' ') detail.erase(0, 1);
+  const Card* card = st.card(name);
+  if (card == nullptr) return;
+  if (card->type == CardType::ArmyAbility) {
+    // The Paw Coalition's Rebel / Rabble token: the side it shows decides
+    // whether its unprovisioned Troops are Shocked (Attrition › 3).
+    if (detail == "rabble" || detail == "Rabble") seat->rabble_side = true;
+    if (detail == "rebel" || detail == "Rebel") seat->rabble_side = false;
+    return;
+  }
+  const HeldCard* held = nullptr;
+  for (const auto* zone : {&seat->homeland, &seat->gambits_in_play}) {
+    for (const HeldCard& h : *zone) {
+      if (h.card == name) held = &h;
+    }
+  }
+  if (held == nullptr) {
+    st.report(rule_id::kLogZone, fmt::format("'{}' is not in {}'s Homeland or in play", name, seat->player));
+    return;
+  }
+  // Muster Phase › Card Text Timing: Phase-timed text (a Gambit's by
+  // default) needs the card in place since its owner's previous turn.
+  const bool phase_timed = card->has(kQuirkPhaseText) || card->type == CardType::Gambit;
+  if (phase_timed && held->since_turn == st.s.turn) {
+    st.report(rule_id::kMusterPhaseTiming,
+              fmt::format("'{}' uses Phase-timed text the turn it arrived (turn {})", name, held->since_turn));
+  }
 }
 
 }  // namespace warlog::core::detail

@@ -31,3 +31,55 @@ inline constexpr std::string_view kMusterStillMusteringMove = "MUS-mustering.mov
 inline constexpr std::string_view kMusterStillMusteringAbility = "MUS-mustering.ability";
 
 }  // namespace warlog::core::rule_id
+
+namespace warlog::core::rule_id {
+
+inline constexpr std::string_view kMusterSteps = "MUS.steps";
+inline constexpr std::string_view kMusterPhaseTiming = "MUS-timing.phase";
+
+inline constexpr std::string_view kDeckSize = "DECK.size";
+inline constexpr std::string_view kDeckOrders = "DECK.orders";
+inline constexpr std::string_view kDeckArmyAbility = "DECK.army-ability";
+inline constexpr std::string_view kDeckRarity = "DECK.rarity";
+inline constexpr std::string_view kDeckRenownedUnique = "DECK.renowned-unique";
+inline constexpr std::string_view kDeckTurncoat = "DECK.turncoat";
+
+inline constexpr std::string_view kShotteOrder = "WAR-A.order";
+inline constexpr std::string_view kShotteOnce = "WAR-A.once";
+inline constexpr std::string_view kShotteQuirk = "WAR-A.quirk";
+inline constexpr std::string_view kShotteMustering = "WAR-A.mustering";
+inline constexpr std::string_view kShotteDamage = "WAR-A.damage";
+inline constexpr std::string_view kShotteSubphase = "WAR-A.subphase";
+inline constexpr std::string_view kChargeLeader = "WAR-B.leader";
+inline constexpr std::string_view kChargeOnce = "WAR-B.once";
+inline constexpr std::string_view kChargeBurrow = "WAR-B.burrow";
+inline constexpr std::string_view kLocalFavor = "WAR-B.local-favor";
+inline constexpr std::string_view kCombatResolver = "WAR-C.resolver";
+inline constexpr std::string_view kCombatOrder = "WAR-C.order";
+inline constexpr std::string_view kCombatEligible = "WAR-C.eligible";
+inline constexpr std::string_view kCombatMustering = "WAR-C.mustering";
+inline constexpr std::string_view kCombatLost = "WAR-C.lost";
+inline constexpr std::string_view kCombatVigor = "WAR-C.vigor";
+inline constexpr std::string_view kCombatSplit = "WAR-C.split";
+inline constexpr std::string_view kCombatDefeat = "WAR-C.defeat";
+inline constexpr std::string_view kCombatNoAdvance = "WAR-C.no-advance";
+inline constexpr std::string_view kCombatReconnect = "WAR-C.reconnect";
+inline constexpr std::string_view kCombatPostMove = "WAR-C.post-move";
+inline constexpr std::string_view kTroopWages = "WAR.wages";
+inline constexpr std::string_view kBurrowQuirk = "WAR-B.burrow-quirk";
+
+inline constexpr std::string_view kAttritionMove = "ATT-1.move";
+inline constexpr std::string_view kRecoverLost = "ATT-1.recover";
+inline constexpr std::string_view kRecoverSpace = "ATT-1.recover-space";
+inline constexpr std::string_view kSupremacy = "ATT-2.supremacy";
+inline constexpr std::string_view kProvisionSupply = "ATT-3.supply";
+inline constexpr std::string_view kProvisionListed = "ATT-3.listed";
+inline constexpr std::string_view kPaymentPriority = "ATT-3.priority";
+inline constexpr std::string_view kUnpaidDiscard = "ATT-3.discard";
+inline constexpr std::string_view kShockedFlee = "ATT-3.shocked";
+inline constexpr std::string_view kThreshold = "ATT-4.threshold";
+inline constexpr std::string_view kAttritionVictory = "ATT-4.victory";
+inline constexpr std::string_view kResult = "LOG.result";
+inline constexpr std::string_view kEmptyDeck = "ATT-wip.empty-deck";
+
+}  // namespace warlog::core::rule_id

@@ -1,7 +1,9 @@
-// Warfare Phase (../shared/rules, document "Warfare Phase"): Shotte, Charge,
-// Combat Resolution. This file holds the state effects; the rule checks of
-// the Warfare document grow here (issue 3).
+// Warfare Phase (../shared/rules, document "Warfare Phase"): A. Shotte,
+// B. Charge (Burrow, Local Favor), C. Combat Resolution, the Combat Rulings
+// table, post-combat moves and the Troop Wages Rule.
 
+#include <algorithm>
+#include <climits>
 #include <fmt/format.h>
 
 #include "rule_ids.hpp"
@@ -9,11 +11,111 @@
 
 namespace warlog::core::detail {
 
+namespace {
+
+bool contains(const std::vector<Space>& v, Space sp) { return std::find(v.begin(), v.end(), sp) != v.end(); }
+
+const Card& card_of(const Step& st, const Troop& t) {
+  static const Card kUnknown{};
+  const Card* c = st.ctx.catalog.find(t.card);
+  return c == nullptr ? kUnknown : *c;
+}
+
+// Enemy Troops (of the other seat) orthogonally adjacent to `sp`.
+std::vector<Space> adjacent_enemies(const GameState& s, Space sp, Seat owner, bool include_lost) {
+  std::vector<Space> out;
+  for (Space n : {Space{static_cast<std::int8_t>(sp.col - 1), sp.row}, Space{static_cast<std::int8_t>(sp.col + 1), sp.row},
+                  Space{sp.col, static_cast<std::int8_t>(sp.row - 1)}, Space{sp.col, static_cast<std::int8_t>(sp.row + 1)}}) {
+    if (!s.on_grid(n)) continue;
+    const auto& slot = s.at(n);
+    if (slot && slot->owner != owner && (include_lost || !slot->has(kTroopLost))) out.push_back(n);
+  }
+  return out;
+}
+
+bool can_fire(const GameState& s, const Troop& t, const Catalog& catalog) {
+  const Card* c = catalog.find(t.card);
+  return c != nullptr && c->has(kQuirkShotte) && !still_mustering(s, t) && !t.has(kTroopShotteUsed) &&
+         !t.has(kTroopLost);
+}
+
+bool has_eligible_shooter(const GameState& s, Seat seat, const Catalog& catalog) {
+  return std::any_of(s.grid.begin(), s.grid.end(),
+                     [&](const auto& slot) { return slot && slot->owner == seat && can_fire(s, *slot, catalog); });
+}
+
+void hit(const Step& st, Space target, int damage, std::vector<Space>& defeated) {
+  Troop* t = st.troop_at(target);
+  if (t == nullptr) return;
+  t->damage = static_cast<std::int16_t>(std::min(999, t->damage + std::max(0, damage)));
+  if (t->damage >= card_of(st, *t).vitality && !contains(defeated, target)) defeated.push_back(target);
+}
+
+// Checks one fighter's split (Warfare › C.): the strikes total its Vigor,
+// hit only adjacent enemies, and reach every adjacent enemy.
+void check_split(const Step& st, Space fighter_space, const Troop& fighter, const std::vector<Strike>& strikes) {
+  const Card& c = card_of(st, fighter);
+  int total = 0;
+  std::vector<Space> struck;
+  for (const Strike& s : strikes) {
+    total += s.damage;
+    struck.push_back(s.target);
+    if (!st.s.on_grid(s.target) || !adjacent(fighter_space, s.target) || !st.s.at(s.target) ||
+        st.s.at(s.target)->owner == fighter.owner) {
+      st.report(rule_id::kCombatEligible, fmt::format("'{}' on {} strikes {}, which holds no adjacent enemy Troop",
+                                                      fighter.card, to_string(fighter_space), to_string(s.target)));
+    } else if (st.s.at(s.target)->has(kTroopLost)) {
+      st.report(rule_id::kCombatLost, fmt::format("'{}' on {} is Lost and out of the combat, but is struck",
+                                                  st.s.at(s.target)->card, to_string(s.target)));
+    }
+  }
+  if (total != c.vigor) {
+    st.report(rule_id::kCombatVigor, fmt::format("'{}' on {} deals {} damage; its Vigor is {}", fighter.card,
+                                                 to_string(fighter_space), total, c.vigor));
+  }
+  const auto enemies = adjacent_enemies(st.s, fighter_space, fighter.owner, false);
+  if (st.ctx.rules.combat_split_all && static_cast<int>(enemies.size()) <= c.vigor) {
+    for (Space e : enemies) {
+      if (!contains(struck, e)) {
+        st.report(rule_id::kCombatSplit, fmt::format("'{}' on {} fights every adjacent enemy but gives '{}' on {} no "
+                                                     "damage",
+                                                     fighter.card, to_string(fighter_space), st.s.at(e)->card,
+                                                     to_string(e)));
+      }
+    }
+  }
+}
+
+// Can this Troop fight at all (Warfare › C. and the Combat Rulings)?
+void check_fighter(const Step& st, Space sp, const Troop& t) {
+  if (t.has(kTroopLost)) {
+    st.report(rule_id::kCombatLost, fmt::format("'{}' on {} is Lost (since turn {}) and cannot fight", t.card,
+                                                to_string(sp), t.lost_turn));
+  }
+  if (still_mustering(st.s, t)) {
+    st.report(rule_id::kCombatMustering, fmt::format("'{}' on {} is still mustering and cannot fight", t.card,
+                                                     to_string(sp)));
+  }
+  if (adjacent_enemies(st.s, sp, t.owner, false).empty()) {
+    st.report(rule_id::kCombatEligible, fmt::format("'{}' on {} is adjacent to no enemy Troop", t.card, to_string(sp)));
+  }
+}
+
+}  // namespace
+
 void defeat(const Step& st, Space sp) {
   auto& slot = st.s.at(sp);
   if (!slot) return;
-  // Attrition Phase › 4: a Troop destroyed next to a Territory goes beneath
-  // it; next to two, beneath the first listed (rulings R-016).
+  // Warfare › The Troop Wages Rule: destroyed the turn it was Mustered or
+  // un-Burrowed, it is still provisioned this turn.
+  const bool mustered = slot->entered_turn == st.s.turn;
+  const bool unburrowed = slot->unburrowed_turn == st.s.turn && slot->unburrowed_turn != 0;
+  if ((mustered || unburrowed) && card_of(st, *slot).type == CardType::Troop) {
+    st.s.seats[slot->owner].wages_due.push_back(WageDue{slot->card, sp, unburrowed});
+  }
+  st.s.defeated_this_turn.push_back(sp);
+  // Attrition › 4: a Troop destroyed next to a Territory goes beneath it;
+  // next to two, beneath the first in setup order (rulings R-016).
   for (TerritoryState& t : st.s.territories) {
     if (adjacent(t.space, sp)) {
       ++t.beneath;
@@ -25,66 +127,196 @@ void defeat(const Step& st, Space sp) {
   slot.reset();
 }
 
-namespace {
-
-void hit(const Step& st, Space target, int damage, std::vector<Space>& defeated) {
-  Troop* t = st.troop_at(target);
-  if (t == nullptr) return;
-  t->damage = static_cast<std::int16_t>(t->damage + (damage > 0 ? damage : 0));
-  const Card* c = st.ctx.catalog.find(t->card);
-  if (c != nullptr && t->damage >= c->vitality) defeated.push_back(target);
+void flee(const Step& st, Space sp) {
+  auto& slot = st.s.at(sp);
+  if (!slot) return;
+  st.s.fled_this_turn.push_back(sp);
+  add(st.s.seats[slot->owner].discard, slot->card);
+  slot.reset();
 }
 
-void remove_defeated(const Step& st, const std::vector<Space>& defeated) {
+// --- A. Shotte Subphase -----------------------------------------------------
+void on(const Step& st, const ShotteFired& f) {
+  GameState& s = st.s;
+  if (!st.in_phase(Phase::Warfare, "Shotte fire")) return;
+  if (s.charge_declared || s.charge_declined) {
+    st.report(rule_id::kShotteSubphase, "Shotte fire after the Charge Subphase began");
+  }
+  Troop* shooter = st.troop_at(f.shooter);
+  if (shooter == nullptr) return;
+  const Card& c = card_of(st, *shooter);
+  if (shooter->owner != st.ev.seat) {
+    st.report(rule_id::kLogActor, fmt::format("{} fires '{}', which is not theirs", st.player(st.ev.seat), shooter->card));
+  }
+  if (!c.has(kQuirkShotte)) {
+    st.report(rule_id::kShotteQuirk, fmt::format("'{}' has no Shotte Quirk", shooter->card));
+  }
+  if (still_mustering(s, *shooter)) {
+    st.report(rule_id::kShotteMustering, fmt::format("'{}' on {} fires while still mustering (entered turn {})",
+                                                     shooter->card, to_string(f.shooter), shooter->entered_turn));
+  }
+  if (shooter->has(kTroopShotteUsed)) {
+    st.report(rule_id::kShotteOnce, fmt::format("'{}' on {} has already fired since it was played", shooter->card,
+                                                to_string(f.shooter)));
+  }
+  if (st.ctx.rules.shotte_damage_is_vigor && f.damage != c.vigor) {
+    st.report(rule_id::kShotteDamage, fmt::format("'{}' deals {} Shotte damage; its Vigor is {}", shooter->card,
+                                                  f.damage, c.vigor));
+  }
+  // Order: leader first then the next player, or strict alternation while
+  // both can fire.
+  const Seat x = st.ev.seat;
+  if (!s.shotte_seats.empty() && x < kSeatCount) {
+    const Seat prev = s.shotte_seats.back();
+    const bool other_could_fire = has_eligible_shooter(s, other_seat(x), st.ctx.catalog);
+    const bool next_fired = std::find(s.shotte_seats.begin(), s.shotte_seats.end(), other_seat(s.leader)) !=
+                            s.shotte_seats.end();
+    if (x == s.leader && next_fired && (s.shotte_alternation_broken || (prev == x && other_could_fire))) {
+      st.report(rule_id::kShotteOrder, fmt::format("{} fires again after {} fired, outside alternating fire",
+                                                   st.player(x), st.player(other_seat(x))));
+    }
+    if (prev == x && other_could_fire) s.shotte_alternation_broken = true;
+  }
+  s.shotte_seats.push_back(x);
+  shooter->flags |= kTroopShotteUsed;
+  if (!st.troop_at(f.target)) return;
+  if (s.at(f.target)->owner == shooter->owner) {
+    st.report(rule_id::kShotteQuirk, fmt::format("'{}' fires at its own side's '{}'", shooter->card, s.at(f.target)->card));
+  }
+  std::vector<Space> defeated;
+  hit(st, f.target, f.damage, defeated);
   for (Space sp : defeated) defeat(st, sp);
 }
 
-}  // namespace
-
-void on(const Step& st, const TroopBurrowed& b) {
-  Troop* t = st.troop_at(b.space);
-  if (t != nullptr) t->flags |= kTroopBurrowed;
-}
-
-void on(const Step& st, const TroopUnburrowed& u) {
-  Troop* t = st.troop_at(u.space);
-  if (t == nullptr) return;
-  t->flags &= static_cast<std::uint16_t>(~kTroopBurrowed);
-  t->unburrowed_turn = st.s.turn;
-}
-
-void on(const Step& st, const ShotteFired& f) {
-  Troop* shooter = st.troop_at(f.shooter);
-  if (shooter == nullptr) return;
-  shooter->flags |= kTroopShotteUsed;
-  std::vector<Space> defeated;
-  hit(st, f.target, f.damage, defeated);
-  remove_defeated(st, defeated);
-}
-
-void on(const Step& st, const ChargeDeclared&) {
-  st.s.charge_declared = true;
-  st.s.charger = st.ev.seat;
+// --- B. Charge Subphase -----------------------------------------------------
+void on(const Step& st, const ChargeDeclared& c) {
+  GameState& s = st.s;
+  if (!st.in_phase(Phase::Warfare, "declaring a Charge")) return;
+  if (s.charge_declared || s.charge_declined) {
+    st.report(rule_id::kChargeOnce, "a second Charge decision this turn");
+  }
+  switch (c.mode) {
+    case ChargeMode::Normal:
+      if (st.ev.seat != s.leader) {
+        st.report(rule_id::kChargeLeader, fmt::format("{} declares a Charge but {} is Leading in Morale",
+                                                      st.player(st.ev.seat), st.player(s.leader)));
+      }
+      break;
+    case ChargeMode::Burrow: {
+      Troop* t = st.troop_at(c.from);
+      if (t == nullptr || t->owner != st.ev.seat || !t->has(kTroopBurrowed)) {
+        st.report(rule_id::kChargeBurrow, fmt::format("a Burrow Charge from {}, where {} has no Burrowed Troop",
+                                                      to_string(c.from), st.player(st.ev.seat)));
+        break;
+      }
+      t->flags &= static_cast<std::uint16_t>(~kTroopBurrowed);
+      t->unburrowed_turn = s.turn;
+      break;
+    }
+    case ChargeMode::Card: break;  // "unless a card states otherwise"
+  }
+  s.charge_declared = true;
+  s.charger = st.ev.seat;
+  s.last_combat_morale = INT_MAX;
+  s.vacated_this_charge.clear();
+  s.defenders_struck.clear();
+  for (auto& slot : s.grid) {
+    if (slot) slot->flags &= static_cast<std::uint16_t>(~kTroopFoughtThisCharge);
+  }
 }
 
 void on(const Step& st, const ChargeDeclined&) {
-  st.s.charge_declined = true;
-  if (st.ev.seat < kSeatCount) {
-    // Warfare Phase › Local Favor: until the end of their next Muster Phase.
-    st.s.seats[st.ev.seat].local_favor_until_turn = static_cast<std::uint16_t>(st.s.turn + 1);
+  GameState& s = st.s;
+  if (!st.in_phase(Phase::Warfare, "declining a Charge")) return;
+  if (s.charge_declared || s.charge_declined) st.report(rule_id::kChargeOnce, "a second Charge decision this turn");
+  if (st.ev.seat != s.leader) {
+    st.report(rule_id::kChargeLeader, fmt::format("{} declines a Charge, a choice that belongs to {}",
+                                                  st.player(st.ev.seat), st.player(s.leader)));
+    return;
   }
+  s.charge_declined = true;
+  // › Local Favor: until the end of the leader's next Muster Phase.
+  s.seats[st.ev.seat].local_favor_until_turn = static_cast<std::uint16_t>(s.turn + 1);
 }
 
-void on(const Step&, const LocalFavorUsed&) {}
-
-void on(const Step& st, const CombatResolved& c) {
-  std::vector<Space> defeated;
-  if (Troop* t = st.troop_at(c.troop)) t->flags |= kTroopFoughtThisCharge;
-  for (const Strike& s : c.strikes) hit(st, s.target, s.damage, defeated);
-  for (const DefenderSplit& d : c.defenders) {
-    for (const Strike& s : d.strikes) hit(st, s.target, s.damage, defeated);
+void on(const Step& st, const LocalFavorUsed& u) {
+  SeatState* seat = st.actor();
+  if (seat == nullptr) return;
+  const std::uint16_t until = seat->local_favor_until_turn;
+  const bool live = until != 0 && (st.s.turn < until || (st.s.turn == until && st.s.phase == Phase::Muster));
+  if (!live) {
+    st.report(rule_id::kLocalFavor, fmt::format("{} uses Local Favor ('{}') without holding it", seat->player,
+                                                u.option));
   }
-  remove_defeated(st, defeated);
+  seat->local_favor_until_turn = 0;
+}
+
+// --- C. Combat Resolution ---------------------------------------------------
+void on(const Step& st, const CombatResolved& c) {
+  GameState& s = st.s;
+  if (!st.in_phase(Phase::Warfare, "a combat")) return;
+  if (!s.charge_declared) st.report(rule_id::kCombatResolver, "a combat without a declared Charge");
+  if (st.ev.seat != s.charger && s.charge_declared) {
+    st.report(rule_id::kCombatResolver, fmt::format("{} resolves a combat of {}'s Charge", st.player(st.ev.seat),
+                                                    st.player(s.charger)));
+  }
+  Troop* attacker = st.troop_at(c.troop);
+  if (attacker == nullptr) return;
+  if (attacker->owner != s.charger) {
+    st.report(rule_id::kCombatResolver, fmt::format("'{}' on {} leads a combat but belongs to {}, not the charger",
+                                                    attacker->card, to_string(c.troop), st.player(attacker->owner)));
+  }
+  check_fighter(st, c.troop, *attacker);
+  if (attacker->has(kTroopFoughtThisCharge)) {
+    st.report(rule_id::kCombatOrder, fmt::format("'{}' on {} leads a second combat this Charge", attacker->card,
+                                                 to_string(c.troop)));
+  }
+  // Highest Morale first: no eligible charger Troop still waiting may have
+  // more Morale than this one (ties in any order, rulings R-006).
+  const int morale = effective_morale(*attacker, st.ctx.catalog);
+  for (std::size_t i = 0; i < s.grid.size(); ++i) {
+    const auto& other = s.grid[i];
+    const Space sp = s.space_of(i);
+    if (!other || sp == c.troop || other->owner != attacker->owner || other->has(kTroopFoughtThisCharge) ||
+        other->has(kTroopLost) || still_mustering(s, *other) || adjacent_enemies(s, sp, other->owner, false).empty()) {
+      continue;
+    }
+    if (const int m = effective_morale(*other, st.ctx.catalog); m > morale) {
+      st.report(rule_id::kCombatOrder, fmt::format("'{}' (Morale {}) fights before '{}' on {} (Morale {})",
+                                                   attacker->card, morale, other->card, to_string(sp), m));
+      break;
+    }
+  }
+  s.last_combat_morale = morale;
+  attacker->flags |= kTroopFoughtThisCharge;
+  check_split(st, c.troop, *attacker, c.strikes);
+
+  std::vector<std::pair<Space, int>> damage;
+  for (const Strike& k : c.strikes) damage.emplace_back(k.target, k.damage);
+  for (const DefenderSplit& d : c.defenders) {
+    Troop* def = st.troop_at(d.defender);
+    if (def == nullptr) continue;
+    if (def->owner == attacker->owner || !adjacent(d.defender, c.troop)) {
+      st.report(rule_id::kCombatEligible, fmt::format("'{}' on {} strikes back but is no enemy adjacent to {}",
+                                                      def->card, to_string(d.defender), to_string(c.troop)));
+    }
+    check_fighter(st, d.defender, *def);
+    if (!st.ctx.rules.defender_strikes_each_combat && std::find(s.defenders_struck.begin(), s.defenders_struck.end(),
+                                                                d.defender) != s.defenders_struck.end()) {
+      st.report(rule_id::kCombatVigor, fmt::format("'{}' on {} already dealt its damage this Charge (rulings R-008)",
+                                                   def->card, to_string(d.defender)));
+    }
+    s.defenders_struck.push_back(d.defender);
+    check_split(st, d.defender, *def, d.strikes);
+    for (const Strike& k : d.strikes) damage.emplace_back(k.target, k.damage);
+  }
+  // Damage is simultaneous: every strike lands, then the defeated leave.
+  std::vector<Space> defeated;
+  for (const auto& [sp, dmg] : damage) hit(st, sp, dmg, defeated);
+  for (Space sp : defeated) {
+    s.vacated_this_charge.push_back(sp);
+    defeat(st, sp);
+  }
 }
 
 void on(const Step& st, const TroopLost& l) {
@@ -94,6 +326,55 @@ void on(const Step& st, const TroopLost& l) {
   t->lost_turn = st.s.turn;
 }
 
-void on(const Step&, const TroopDefeated&) {}
+void on(const Step& st, const TroopDefeated& d) {
+  if (contains(st.s.defeated_this_turn, d.space)) return;  // the fold agrees
+  if (!st.on_grid(d.space, "defeated Troop's space")) return;
+  const auto& slot = st.s.at(d.space);
+  if (!slot) {
+    st.report(rule_id::kCombatDefeat, fmt::format("recorded defeat on {}, where no Troop stands", to_string(d.space)));
+    return;
+  }
+  const int left = card_of(st, *slot).vitality - slot->damage;
+  st.report(rule_id::kCombatDefeat, fmt::format("'{}' on {} is recorded as defeated but has {} Vitality left",
+                                                slot->card, to_string(d.space), left));
+}
+
+void on(const Step& st, const TroopBurrowed& b) {
+  Troop* t = st.troop_at(b.space);
+  if (t == nullptr) return;
+  if (!card_of(st, *t).has(kQuirkBurrow)) {
+    st.report(rule_id::kBurrowQuirk, fmt::format("'{}' has no Burrow Quirk", t->card));
+  }
+  t->flags |= kTroopBurrowed;
+}
+
+void on(const Step& st, const TroopUnburrowed& u) {
+  Troop* t = st.troop_at(u.space);
+  if (t == nullptr) return;
+  if (!t->has(kTroopBurrowed)) {
+    st.report(rule_id::kBurrowQuirk, fmt::format("'{}' on {} un-Burrows but is not Burrowed", t->card, to_string(u.space)));
+  }
+  t->flags &= static_cast<std::uint16_t>(~kTroopBurrowed);
+  t->unburrowed_turn = st.s.turn;
+}
+
+// After all combats, Troops of the charger's side not adjacent to an enemy
+// may move 1 space; no victor advances into a space its defeat emptied.
+void post_combat_move(const Step& st, const TroopMoved& m) {
+  const GameState& s = st.s;
+  Troop* t = st.troop_at(m.from);
+  if (t == nullptr) return;
+  if (!s.charge_declared) {
+    st.report(rule_id::kCombatPostMove, fmt::format("'{}' moves in the Warfare Phase without a Charge", t->card));
+  } else if (!adjacent_enemies(s, m.from, t->owner, true).empty()) {
+    st.report(rule_id::kCombatPostMove, fmt::format("'{}' on {} moves while adjacent to an enemy Troop", t->card,
+                                                    to_string(m.from)));
+  }
+  if (t->has(kTroopFoughtThisCharge) && contains(s.vacated_this_charge, m.to)) {
+    st.report(rule_id::kCombatNoAdvance, fmt::format("'{}' advances into {}, emptied by a defeat this Charge", t->card,
+                                                     to_string(m.to)));
+  }
+  move_troop(st, m.from, m.to, true);
+}
 
 }  // namespace warlog::core::detail

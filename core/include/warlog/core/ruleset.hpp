@@ -41,9 +41,14 @@ struct Ruleset {
   bool turncoat = false;            // Deck Construction › Turncoat (parked)
 
   // Rulings with a ruleset option (docs/rulings.md).
-  bool foraged_supply_immediate = false;  // does a card foraged this turn supply this Attrition?
-  bool unpaid_gambit_morale_penalty = false;
-  bool renowned_unique_per_player = true;     // false = unique across both players
+  bool foraged_supply_immediate = false;    // a card foraged this turn supplies this Attrition
+  bool overspend_provisions = false;        // step 3 may pay more than the supply left
+  bool renowned_unique_per_player = true;   // false = one copy across both players
+  bool attrition_moves_both_players = false;// true = each player moves in their own Attrition part
+  bool combat_split_all = true;             // a split gives every adjacent enemy at least 1
+  bool defender_strikes_each_combat = false;// a defender deals damage in every combat it is in
+  bool shotte_damage_is_vigor = true;       // Shotte deals the shooter's Vigor
+  bool army_ability_counts_in_deck = true;  // the Army Ability card counts toward deck size
 };
 
 // Parses TOML. Unknown keys are an error (a misspelt option must not be

@@ -16,6 +16,7 @@
 namespace warlog::core {
 
 class Catalog;
+struct Card;
 struct Ruleset;
 
 // A multiset of cards by name; ordered so that state text and digests are
@@ -30,6 +31,7 @@ enum TroopFlag : std::uint16_t {
   kTroopUnprovisioned = 1u << 4,    // Morale 0 until the next Attrition Phase
   kTroopFoughtThisCharge = 1u << 5, // Combat Resolution: one combat per Troop
   kTroopAbilityUsed = 1u << 6,
+  kTroopTurncoat = 1u << 7,         // played by the opponent under Turncoat: always surcharged
 };
 
 struct Troop {
@@ -49,6 +51,15 @@ struct HeldCard {  // a card in the Homeland or a Gambit in play, with when it a
   std::string card;
   std::uint16_t since_turn = 0;
   friend bool operator==(const HeldCard&, const HeldCard&) = default;
+};
+
+// A Troop destroyed the turn it was Mustered or un-Burrowed: it must still be
+// provisioned this turn (Warfare Phase › The Troop Wages Rule).
+struct WageDue {
+  std::string card;
+  Space space;             // where it stood when destroyed
+  bool unburrowed = false; // a defeated Burrowed Troop that un-Burrowed: paid first, discard if unpaid
+  friend bool operator==(const WageDue&, const WageDue&) = default;
 };
 
 struct SeatState {
@@ -73,6 +84,14 @@ struct SeatState {
 
   std::uint16_t local_favor_until_turn = 0;  // Local Favor lasts to the end of this turn's Muster Phase
   int cards_owed_discard = 0;                // Failing to pay: discards still owed
+  bool acted_this_part = false;              // played or moved: step a. is over (Muster › Steps)
+  int recovery_spent = 0;                    // Provisions spent recovering Lost Troops this turn
+  bool provisions_paid_this_turn = false;    // Attrition › 3 done
+  int fled_this_part = 0;                    // Troops fled this part (WIP empty Army Deck)
+  bool rabble_side = false;                  // Paw Coalition's token on its Rabble side
+  std::vector<WageDue> wages_due;            // this turn's destroyed Troops still owed wages
+  CardPile turncoat_offer;                   // drawn cards of the opponent's allegiance (Turncoat, parked)
+  int turncoat_draws = 0;                    // extra draws those cards allow this turn
 
   friend bool operator==(const SeatState&, const SeatState&) = default;
 };
@@ -115,11 +134,21 @@ struct GameState {
   bool charge_declined = false;
   Seat charger = kNoSeat;
   int last_combat_morale = -1;  // Combat Resolution order: highest Morale first
+  std::vector<Seat> shotte_seats;          // who fired, in order, this Shotte Subphase
+  std::vector<Space> vacated_this_charge;  // spaces emptied by a defeat during the Charge
+  std::vector<Space> fled_this_turn;       // spaces whose Troop the fold made flee
+  std::vector<Space> defeated_this_turn;   // spaces whose Troop the fold defeated
+  std::vector<Space> defenders_struck;     // defenders that have dealt their damage this Charge
+  bool shotte_alternation_broken = false;  // a player fired twice running while the other could fire
+  bool win_checked_this_turn = false;      // Attrition › 2 done for this turn
 
-  // Ending
+  // Ending, as the fold derives it
   std::uint16_t final_turn = 0;  // the turn a Territory Threshold made final, 0 if none
+  int final_territory = -1;      // index into territories of the Territory that triggered it
   Seat winner = kNoSeat;
   std::optional<Victory> victory;
+  std::optional<Seq> decided_at; // the event at which the fold decided the game
+  bool play_after_end_reported = false;
 
   friend bool operator==(const GameState&, const GameState&) = default;
 
@@ -152,8 +181,19 @@ struct GameState {
 // (Attrition Phase › Failing to pay).
 [[nodiscard]] int effective_morale(const Troop& t, const Catalog& catalog) noexcept;
 
+// The seat that controls a Territory: Troops of that seat (not Lost) on at
+// least one of its sides and no enemy Troop on any (rulings R-017); kNoSeat
+// otherwise. `sides` receives each seat's count of occupied sides.
+[[nodiscard]] Seat territory_controller(const GameState& s, const TerritoryState& t,
+                                        std::array<int, kSeatCount>* sides = nullptr) noexcept;
+
 // The sum of effective Morale of a seat's Troops on the battlefield.
 [[nodiscard]] int morale_total(const GameState& s, Seat seat, const Catalog& catalog) noexcept;
+
+// The Provision cost of one card for a seat: printed cost plus the
+// Allegiance Rule surcharge where it applies (Deck Construction › The
+// Allegiance Rule, and › Hirelings and the Allegiance Rule).
+[[nodiscard]] int card_cost(const Card& c, Allegiance declared, const Ruleset& rules) noexcept;
 
 // Provision cost owed by a seat this Attrition Phase, with the Allegiance Rule
 // surcharge (Deck Construction › The Allegiance Rule, Attrition › 3).
