@@ -222,7 +222,7 @@ void on(const Step& st, const TroopMoved& m) {
 }
 
 // Muster Phase › Movement: own Troops shifted among each other while playing
-// cards; all moves happen at once (rulings R-006).
+// cards; all moves happen at once (rulings R-022).
 void on(const Step& st, const TroopsShifted& sh) {
   if (st.in_phase(Phase::Muster, "shifting Troops")) (void)st.by_active("shifting Troops");
   std::vector<std::pair<Space, Troop>> lifted;
