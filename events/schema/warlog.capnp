@@ -1,0 +1,300 @@
+@0xf9efe4f148499ea9;
+# warlog's stored events. This file is a wire contract: events written today
+# must decode forever, and events written by a newer build must be recognised
+# as such by an older one.
+#
+#   - Ordinals (@N) are NEVER renumbered, reordered or reused.
+#   - A new payload is a new union member with the next free ordinal; a new
+#     field takes the next free ordinal of its struct.
+#   - Enumerants are only appended; a field's type and default never change.
+#   - A field that is no longer written stays here, renamed "obsoleteX".
+#
+# It mirrors core/include/warlog/core/event.hpp: the union members follow the
+# order of core::Payload, and defaults match the C++ defaults, so a
+# default-constructed value packs to zeros.
+
+using Cxx = import "/capnp/c++.capnp";
+$Cxx.namespace("warlog::capnp_schema");
+
+# --- Vocabulary -----------------------------------------------------------
+
+enum Phase {
+  setup @0;      # before turn 1
+  muster @1;
+  warfare @2;
+  attrition @3;
+  end @4;        # after GameEnded
+}
+
+enum Allegiance {
+  clawEmpire @0;
+  pawCoalition @1;
+  weald @2;
+  hirelings @3;
+}
+
+enum Victory {
+  supremacy @0;
+  attrition @1;
+  concession @2;
+  unfinished @3;
+}
+
+enum ChargeMode {
+  normal @0;     # a Troop in the Warfare Phase
+  burrow @1;     # a Burrowed Troop un-Burrows and Charges
+  card @2;       # a card's effect starts the Charge
+}
+
+enum Recovery {
+  pay @0;        # pay to return the Lost Troop to a Vanguard space
+  reshuffle @1;  # shuffle the Lost Troop back into the Army Deck
+}
+
+# A card space on the battlefield grid, "a1" = col 0 row 0. The defaults make
+# an absent Space read as "no space" (core::Space{} is col -1, row -1).
+struct Space {
+  col @0 :Int8 = -1;
+  row @1 :Int8 = -1;
+}
+
+struct CardCount {
+  card @0 :Text;   # catalog name
+  count @1 :Int32;
+}
+
+struct SeatSetup {
+  player @0 :Text;
+  allegiance @1 :Allegiance;
+}
+
+struct PlacedTerritory {
+  card @0 :Text;
+  space @1 :Space;
+}
+
+struct TroopMoved {
+  from @0 :Space;
+  to @1 :Space;
+}
+
+struct Strike {    # damage one fighter assigns to one target
+  target @0 :Space;
+  damage @1 :Int32;
+}
+
+struct DefenderSplit {
+  defender @0 :Space;
+  strikes @1 :List(Strike);
+}
+
+struct PaidItem {  # a Troop by space, or a Gambit in play by name (space absent)
+  space @0 :Space;
+  card @1 :Text;
+}
+
+# --- The event --------------------------------------------------------------
+
+# Readable on its own: the store and `verify` decode only this.
+struct Header {
+  game @0 :UInt64;
+  seq @1 :UInt64;       # 0-based position in the game's stream
+  turn @2 :UInt16;      # 0 during Setup
+  phase @3 :Phase;
+  seat @4 :UInt8 = 255; # the acting seat; 255 (kNoSeat) for table-wide events
+  prevHash @5 :Data;    # 32 bytes: the previous event's chain hash; zeros for seq 0
+}
+
+struct Event {
+  header @0 :Header;
+  payload :union {
+    # Setup
+    gameCreated @1 :GameCreated;
+    armyRegistered @2 :ArmyRegistered;
+    # Turn frame
+    turnStarted @3 :TurnStarted;
+    moraleChecked @4 :MoraleChecked;
+    phaseStarted @5 :PhaseStarted;
+    gameEnded @6 :GameEnded;
+    # Muster Phase
+    cardsDrawn @7 :CardsDrawn;
+    foraged @8 :Foraged;
+    returnedFromHomeland @9 :ReturnedFromHomeland;
+    gambitStocked @10 :GambitStocked;
+    cardPlayed @11 :CardPlayed;
+    troopMoved @12 :TroopMoved;
+    troopsShifted @13 :TroopsShifted;
+    abilityUsed @14 :AbilityUsed;
+    troopBurrowed @15 :TroopBurrowed;
+    troopUnburrowed @16 :TroopUnburrowed;
+    # Warfare Phase
+    shotteFired @17 :ShotteFired;
+    chargeDeclared @18 :ChargeDeclared;
+    chargeDeclined @19 :ChargeDeclined;
+    localFavorUsed @20 :LocalFavorUsed;
+    combatResolved @21 :CombatResolved;
+    troopLost @22 :TroopLost;
+    troopDefeated @23 :TroopDefeated;
+    # Attrition Phase
+    lostTroopRecovered @24 :LostTroopRecovered;
+    provisionsPaid @25 :ProvisionsPaid;
+    cardsDiscarded @26 :CardsDiscarded;
+    territoryControlTaken @27 :TerritoryControlTaken;
+    troopFled @28 :TroopFled;
+    # Next free ordinal: @29.
+  }
+}
+
+# --- Payloads ---------------------------------------------------------------
+# Every payload is a struct, even an empty one, so that it can grow fields.
+
+# Setup: the table as it was laid out, and what the game was played under.
+struct GameCreated {
+  title @0 :Text;
+  date @1 :Text;            # ISO 8601 as recorded
+  rulesetHash @2 :Text;     # hex content hash of the ruleset
+  catalogHash @3 :Text;     # hex content hash of the card catalog
+  seats @4 :List(SeatSetup);
+  territories @5 :List(PlacedTerritory);
+  cols @6 :Int8 = 5;        # battlefield size
+  rows @7 :Int8 = 4;
+}
+
+# Setup: a seat's Army Deck, and the Claw Empire's Orders Deck beside it.
+struct ArmyRegistered {
+  seat @0 :UInt8;
+  army @1 :List(CardCount);
+  orders @2 :List(CardCount);
+}
+
+# A new turn begins (header.turn says which).
+struct TurnStarted {}
+
+# The Morale Check: who leads in Morale and acts first, as recorded.
+struct MoraleChecked {
+  leader @0 :UInt8;
+}
+
+# A phase begins; header.phase and header.seat say which and for whom.
+struct PhaseStarted {}
+
+# The game is over: the result as recorded, checked by the fold.
+struct GameEnded {
+  winner @0 :UInt8 = 255;   # 255 (kNoSeat): no winner
+  victory @1 :Victory = unfinished;
+}
+
+# Cards drawn into hand, as revealed (the fold never draws at random).
+struct CardsDrawn {
+  cards @0 :List(Text);
+}
+
+# A card moved from hand to the Homeland, where it produces Provision supply.
+struct Foraged {
+  card @0 :Text;
+}
+
+# A card taken back from the Homeland to hand; it is not playable this turn.
+struct ReturnedFromHomeland {
+  card @0 :Text;
+}
+
+# The one extra Gambit per turn stocked from hand into the Homeland.
+struct GambitStocked {
+  card @0 :Text;
+}
+
+# A card played from hand into the Vanguard; no space for a Gambit held in play.
+struct CardPlayed {
+  card @0 :Text;
+  space @1 :Space;
+}
+
+# (TroopMoved, above: a Troop moved from one space to another.)
+
+# Own Troops swapped among each other while playing cards, in order.
+struct TroopsShifted {
+  moves @0 :List(TroopMoved);
+}
+
+# A Troop's ability used, named as recorded.
+struct AbilityUsed {
+  space @0 :Space;
+  ability @1 :Text;
+}
+
+# A Troop goes into hiding.
+struct TroopBurrowed {
+  space @0 :Space;
+}
+
+# A Burrowed Troop comes out of hiding.
+struct TroopUnburrowed {
+  space @0 :Space;
+}
+
+# Ranged fire: one Shotte, once per time the card is played.
+struct ShotteFired {
+  shooter @0 :Space;
+  target @1 :Space;
+  damage @2 :Int32;
+}
+
+# A Charge, which starts Combat Resolution.
+struct ChargeDeclared {
+  mode @0 :ChargeMode;
+  from @1 :Space;           # the un-Burrowing Troop for mode burrow
+}
+
+# The leader declines to Charge (and gains Local Favor).
+struct ChargeDeclined {}
+
+# Local Favor spent; free text, the Warfare document lists no options (R-005).
+struct LocalFavorUsed {
+  option @0 :Text;
+}
+
+# One combat: the attacker's damage split, and each defender's split.
+struct CombatResolved {
+  troop @0 :Space;
+  strikes @1 :List(Strike);
+  defenders @2 :List(DefenderSplit);
+}
+
+# A Troop is cut off: it cannot fight until recovered in Attrition.
+struct TroopLost {
+  space @0 :Space;
+}
+
+# A Troop defeated, as recorded; the fold derives and checks it.
+struct TroopDefeated {
+  space @0 :Space;
+}
+
+# A Lost Troop recovered, by paying (to a Vanguard space) or by reshuffling.
+struct LostTroopRecovered {
+  space @0 :Space;
+  mode @1 :Recovery;
+  to @2 :Space;             # the Vanguard space for mode pay
+}
+
+# Provision costs settled in the Attrition Phase, in the order paid.
+struct ProvisionsPaid {
+  paid @0 :List(PaidItem);
+  unpaid @1 :List(PaidItem);
+}
+
+# Cards discarded from hand.
+struct CardsDiscarded {
+  cards @0 :List(Text);
+}
+
+# Control of a Territory taken, as recorded; the fold derives and checks it.
+struct TerritoryControlTaken {
+  territory @0 :Space;
+}
+
+# A Shocked Troop fled for want of Provisions, as recorded; the fold checks it.
+struct TroopFled {
+  space @0 :Space;
+}

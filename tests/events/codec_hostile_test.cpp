@@ -1,0 +1,238 @@
+// Bad bytes: corrupt, truncated, oversized, or written by a newer warlog.
+// The codec answers each with an Error and never crashes (the asan preset
+// runs these too, so undefined behaviour would fail them as well).
+
+#include "warlog/events/codec.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "events/samples.hpp"
+
+namespace warlog::events {
+namespace {
+
+using test::make_event;
+using test::RawMessage;
+using test::sample_digest;
+using test::sample_events;
+using ::testing::HasSubstr;
+
+// Only the two documented error codes may come back; success is allowed
+// for inputs that happen to be valid messages.
+void expect_no_surprise(std::string_view bytes) {
+  const auto ev = decode_event(bytes);
+  if (!ev) {
+    EXPECT_TRUE(ev.error().code == ErrorCode::DataLoss || ev.error().code == ErrorCode::Unsupported)
+        << ev.error().message;
+    EXPECT_FALSE(ev.error().message.empty());
+  }
+  const auto h = decode_header(bytes);
+  if (!h) {
+    EXPECT_TRUE(h.error().code == ErrorCode::DataLoss || h.error().code == ErrorCode::Unsupported)
+        << h.error().message;
+  }
+}
+
+TEST(CodecHostile, EmptyBytesAreDataLoss) {
+  EXPECT_EQ(decode_event("").error().code, ErrorCode::DataLoss);
+  EXPECT_EQ(decode_header("").error().code, ErrorCode::DataLoss);
+}
+
+TEST(CodecHostile, GarbageIsDataLoss) {
+  for (std::string_view garbage :
+       {std::string_view("this is not a Cap'n Proto message"), std::string_view("\xff"),
+        std::string_view("\x00\x00\x00\x00\x00\x00\x00\x00", 8),
+        std::string_view("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x00", 10)}) {
+    SCOPED_TRACE(::testing::PrintToString(std::string(garbage)));
+    const auto ev = decode_event(garbage);
+    ASSERT_FALSE(ev.has_value());
+    EXPECT_EQ(ev.error().code, ErrorCode::DataLoss);
+    EXPECT_FALSE(ev.error().message.empty());
+    EXPECT_EQ(decode_header(garbage).error().code, ErrorCode::DataLoss);
+  }
+}
+
+TEST(CodecHostile, RandomBytesNeverCrash) {
+  std::mt19937 rng(20260314);
+  std::uniform_int_distribution<int> byte(0, 255);
+  std::uniform_int_distribution<int> length(1, 300);
+  for (int i = 0; i < 3000; ++i) {
+    std::string bytes(static_cast<std::size_t>(length(rng)), '\0');
+    for (char& c : bytes) c = static_cast<char>(byte(rng));
+    expect_no_surprise(bytes);
+  }
+}
+
+TEST(CodecHostile, EveryTruncationIsAnError) {
+  for (const auto& ev : sample_events()) {
+    const std::string bytes = encode_event(ev, sample_digest());
+    for (std::size_t n = 1; n < bytes.size(); ++n) {
+      const auto decoded = decode_event(std::string_view(bytes).substr(0, n));
+      ASSERT_FALSE(decoded.has_value()) << "payload " << ev.payload.index() << " cut to " << n;
+      EXPECT_EQ(decoded.error().code, ErrorCode::DataLoss) << decoded.error().message;
+      EXPECT_FALSE(decode_header(std::string_view(bytes).substr(0, n)).has_value());
+    }
+  }
+}
+
+TEST(CodecHostile, EveryCorruptedByteIsSafe) {
+  for (const auto& ev : sample_events()) {
+    const std::string bytes = encode_event(ev, sample_digest());
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+      for (const unsigned char flip : {0x01, 0x10, 0x80, 0xFF}) {
+        std::string corrupt = bytes;
+        corrupt[i] = static_cast<char>(static_cast<unsigned char>(corrupt[i]) ^ flip);
+        expect_no_surprise(corrupt);
+      }
+    }
+  }
+}
+
+// Past its first segment a message is read lazily, after the header: a cut
+// there must still be caught, also when only the header is decoded.
+TEST(CodecHostile, TruncatedLaterSegmentIsDataLoss) {
+  core::CardsDrawn drawn;
+  for (int i = 0; i < 2000; ++i) drawn.cards.push_back("Pikeman " + std::to_string(i));
+  const std::string bytes =
+      encode_event(make_event(1, 1, core::Phase::Muster, 0, std::move(drawn)), sample_digest());
+  ASSERT_TRUE(decode_header(bytes).has_value());
+  for (std::size_t cut = 1; cut < bytes.size() / 2; cut = cut * 3 / 2 + 1) {
+    const auto shorter = std::string_view(bytes).substr(0, bytes.size() - cut);
+    const auto h = decode_header(shorter);
+    ASSERT_FALSE(h.has_value()) << "cut " << cut;
+    EXPECT_EQ(h.error().code, ErrorCode::DataLoss) << h.error().message;
+    EXPECT_EQ(decode_event(shorter).error().code, ErrorCode::DataLoss);
+  }
+  EXPECT_THAT(decode_header(bytes + "\x01").error().message, HasSubstr("trailing"));
+}
+
+TEST(CodecHostile, TrailingBytesAreDataLoss) {
+  const std::string bytes = encode_event(sample_events()[10], sample_digest());
+  const auto ev = decode_event(bytes + std::string(8, '\0'));
+  ASSERT_FALSE(ev.has_value());
+  EXPECT_EQ(ev.error().code, ErrorCode::DataLoss);
+  EXPECT_THAT(ev.error().message, HasSubstr("trailing"));
+}
+
+// A payload kind added by a newer warlog: the union discriminant is the only
+// thing that differs in the data section of two events with equal headers.
+TEST(CodecHostile, UnknownPayloadKindIsUnsupported) {
+  const auto played = make_event(5, 2, core::Phase::Muster, 0, core::CardPlayed{"Pikeman", {1, 0}});
+  const auto foraged = make_event(5, 2, core::Phase::Muster, 0, core::Foraged{"Pikeman"});
+  RawMessage a(encode_event(played, sample_digest()));
+  RawMessage b(encode_event(foraged, sample_digest()));
+  const auto offset =
+      test::first_difference(a.event().getDataSection(), b.event().getDataSection());
+  ASSERT_LT(offset, a.event().getDataSection().size());
+  test::put_u16(a.event().getDataSection(), offset, 1000);
+  const std::string newer = a.pack();
+
+  const auto ev = decode_event(newer);
+  ASSERT_FALSE(ev.has_value());
+  EXPECT_EQ(ev.error().code, ErrorCode::Unsupported);
+  EXPECT_EQ(ev.error().message, "event payload kind 1000 is not known to this build");
+
+  // The header stays readable, so the store can still verify the chain.
+  const auto h = decode_header(newer);
+  ASSERT_TRUE(h.has_value()) << h.error().message;
+  EXPECT_EQ(h->seq, 5u);
+}
+
+TEST(CodecHostile, UnknownPhaseIsUnsupported) {
+  auto muster = make_event(5, 2, core::Phase::Muster, 0, core::TurnStarted{});
+  auto warfare = muster;
+  warfare.phase = core::Phase::Warfare;
+  RawMessage a(encode_event(muster, sample_digest()));
+  RawMessage b(encode_event(warfare, sample_digest()));
+  const auto offset =
+      test::first_difference(a.header().getDataSection(), b.header().getDataSection());
+  ASSERT_LT(offset, a.header().getDataSection().size());
+  test::put_u16(a.header().getDataSection(), offset, 9);
+  const std::string newer = a.pack();
+
+  for (const auto code : {decode_event(newer).error().code, decode_header(newer).error().code}) {
+    EXPECT_EQ(code, ErrorCode::Unsupported);
+  }
+  EXPECT_THAT(decode_event(newer).error().message, HasSubstr("header.phase has value 9"));
+}
+
+TEST(CodecHostile, UnknownPayloadEnumerantIsUnsupported) {
+  const auto normal = make_event(5, 2, core::Phase::Warfare, 0,
+                                 core::ChargeDeclared{core::ChargeMode::Normal, {1, 1}});
+  const auto card = make_event(5, 2, core::Phase::Warfare, 0,
+                               core::ChargeDeclared{core::ChargeMode::Card, {1, 1}});
+  RawMessage a(encode_event(normal, sample_digest()));
+  RawMessage b(encode_event(card, sample_digest()));
+  const auto offset =
+      test::first_difference(a.payload().getDataSection(), b.payload().getDataSection());
+  ASSERT_LT(offset, a.payload().getDataSection().size());
+  test::put_u16(a.payload().getDataSection(), offset, 77);
+
+  const auto ev = decode_event(a.pack());
+  ASSERT_FALSE(ev.has_value());
+  EXPECT_EQ(ev.error().code, ErrorCode::Unsupported);
+  EXPECT_THAT(ev.error().message, HasSubstr("ChargeDeclared.mode has value 77"));
+}
+
+TEST(CodecHostile, MissingHeaderIsDataLoss) {
+  RawMessage raw(encode_event(sample_events()[10], sample_digest()));
+  raw.event().getPointerSection()[0].clear();
+  const std::string headless = raw.pack();
+  EXPECT_EQ(decode_event(headless).error().code, ErrorCode::DataLoss);
+  EXPECT_THAT(decode_header(headless).error().message, HasSubstr("no header"));
+}
+
+TEST(CodecHostile, ShortPrevHashIsDataLoss) {
+  RawMessage raw(encode_event(sample_events()[10], sample_digest()));
+  const kj::byte five[] = {1, 2, 3, 4, 5};
+  raw.header().getPointerSection()[0].setAs<capnp::Data>(kj::arrayPtr(five, 5));
+  const auto h = decode_header(raw.pack());
+  ASSERT_FALSE(h.has_value());
+  EXPECT_EQ(h.error().code, ErrorCode::DataLoss);
+  EXPECT_THAT(h.error().message, HasSubstr("prev_hash is 5 bytes"));
+}
+
+// A struct where text was expected: the reader's type check, not a crash.
+TEST(CodecHostile, WrongPointerKindIsDataLoss) {
+  RawMessage raw(encode_event(sample_events()[7], sample_digest()));  // Foraged
+  raw.payload().getPointerSection()[0].initAsAnyStruct(1, 1);
+  const auto ev = decode_event(raw.pack());
+  ASSERT_FALSE(ev.has_value());
+  EXPECT_EQ(ev.error().code, ErrorCode::DataLoss);
+}
+
+TEST(CodecHostile, MillionCardNamesAreRefused) {
+  core::CardsDrawn drawn;
+  drawn.cards.assign(1'000'000, "Pikeman");
+  const std::string bytes =
+      encode_event(make_event(1, 1, core::Phase::Muster, 0, std::move(drawn)), sample_digest());
+  const auto ev = decode_event(bytes);
+  ASSERT_FALSE(ev.has_value());
+  EXPECT_EQ(ev.error().code, ErrorCode::DataLoss);
+  EXPECT_THAT(ev.error().message, HasSubstr("too large"));
+  EXPECT_FALSE(decode_header(bytes).has_value());
+}
+
+// A decompression bomb: zero runs pack 256 words into two bytes, so a small
+// input can claim megabytes. The traversal limit refuses it before allocating.
+TEST(CodecHostile, SmallInputThatUnpacksHugeIsRefused) {
+  core::CardsDrawn drawn;
+  drawn.cards.push_back(std::string(4'000'000, '\0'));
+  const std::string bytes =
+      encode_event(make_event(1, 1, core::Phase::Muster, 0, std::move(drawn)), sample_digest());
+  ASSERT_LT(bytes.size(), kMaxEventBytes);
+  const auto ev = decode_event(bytes);
+  ASSERT_FALSE(ev.has_value());
+  EXPECT_EQ(ev.error().code, ErrorCode::DataLoss);
+  EXPECT_THAT(ev.error().message, HasSubstr("too large"));
+}
+
+}  // namespace
+}  // namespace warlog::events
