@@ -116,7 +116,9 @@ TEST(RuleRegistry, IdsAreUniqueAndEveryRuleIsCited) {
 
 TEST(RuleRegistry, AssumedRulesNameTheirRuling) {
   for (const core::Rule& r : core::all_rules()) {
-    if (r.basis == core::Basis::Assumed) EXPECT_FALSE(r.ruling.empty()) << r.id << " rests on an assumption";
+    if (r.basis == core::Basis::Assumed) {
+      EXPECT_FALSE(r.ruling.empty()) << r.id << " rests on an assumption";
+    }
   }
 }
 
