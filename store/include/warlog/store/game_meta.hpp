@@ -1,0 +1,45 @@
+#pragma once
+// A game's metadata: the `games` value. Copied from the GameCreated event at
+// import, kept current by every append (event_count, head), so listing games
+// never reads a stream.
+//
+// Encoding (version 1), all integers big-endian, strings as u32 length ‖ bytes:
+//   u8 version=1 · u64 id · u64 event_count · 32 head · 32 identity ·
+//   str title · str date · str ruleset_hash · str catalog_hash ·
+//   u8 seat count · per seat: str player, u8 allegiance
+// Hand-written rather than Cap'n Proto: the store reads it on every append and
+// listing, and `mdb_dump` readers can follow it by eye.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warlog/core/error.hpp"
+#include "warlog/core/event.hpp"
+#include "warlog/core/hash.hpp"
+
+namespace warlog::store {
+
+struct GameMeta {
+  core::GameId id = 0;
+  core::Seq event_count = 0;  // the next seq to append
+  core::Digest head{};        // chain hash of the last event; all zero when empty
+  core::Digest identity{};    // BLAKE2b-256 of GameCreated encoded with game 0 (identity db)
+  // Copied from GameCreated.
+  std::string title;
+  std::string date;
+  std::string ruleset_hash;  // hex, as recorded
+  std::string catalog_hash;  // hex, as recorded
+  std::vector<core::SeatSetup> seats;
+
+  friend bool operator==(const GameMeta&, const GameMeta&) = default;
+};
+
+inline constexpr std::uint8_t kGameMetaVersion = 1;
+
+[[nodiscard]] std::string encode_game_meta(const GameMeta& m);
+// Errors: DataLoss for truncated or malformed bytes; Unsupported for a newer
+// encoding version.
+[[nodiscard]] Expected<GameMeta> decode_game_meta(std::string_view bytes);
+
+}  // namespace warlog::store

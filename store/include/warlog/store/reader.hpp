@@ -1,0 +1,126 @@
+#pragma once
+// A Reader: one read-only LMDB transaction, one consistent view of the store.
+// Appends committed after it began are invisible to it; open a new Reader to
+// see them. A resource type: movable, not copyable; it keeps the environment
+// alive, so it may outlive the Store that made it. Keep it short-lived where
+// you can: while any Reader of a store is open in this process the map cannot
+// grow (see Store), and an old Reader pins old pages in the file.
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warlog/core/error.hpp"
+#include "warlog/core/event.hpp"
+#include "warlog/core/hash.hpp"
+#include "warlog/store/game_meta.hpp"
+#include "warlog/store/keys.hpp"
+
+struct MDB_txn;  // lmdb.h; kept out of this header so front ends never see LMDB
+
+namespace warlog::store {
+
+namespace detail {
+struct Shared;
+}
+
+// The end of a stream, for scan's to_seq.
+inline constexpr core::Seq kEndSeq = std::numeric_limits<core::Seq>::max();
+
+// The first place verify found the chain broken.
+struct BrokenLink {
+  enum class Kind : std::uint8_t {
+    BadMetadata,       // the games value does not decode
+    IdentityMismatch,  // the identity index does not point back at this game
+    BadKey,            // an events key of the wrong size under this game's prefix
+    Gap,               // a seq is missing (an event removed, or keys out of order)
+    Undecodable,       // the stored bytes do not decode (truncated, garbage)
+    HeaderMismatch,    // the header's game or seq differ from its key (moved, reordered)
+    ChainMismatch,     // prev_hash differs from the hash of the stored event before
+    CountMismatch,     // the stream is shorter or longer than the metadata says
+    HeadMismatch,      // the last event does not hash to the metadata's head
+  };
+  core::GameId game = 0;
+  core::Seq seq = 0;  // the event at which the check failed
+  Kind kind = Kind::ChainMismatch;
+  std::string what;  // one line for a person
+
+  [[nodiscard]] std::string to_string() const;  // "game 3, seq 17: what"
+};
+
+struct VerifyReport {
+  core::GameId game = 0;
+  core::Seq events_checked = 0;      // events whose every check passed
+  core::Seq unknown_payloads = 0;    // events of a payload kind newer than this build
+  std::optional<BrokenLink> broken;  // the first broken link; empty when intact
+
+  [[nodiscard]] bool ok() const noexcept { return !broken.has_value(); }
+};
+
+// Return false to stop the scan early.
+using EventFn = std::function<bool(const core::Event&)>;
+// bytes point into the memory map: valid only during the call. Copy to keep.
+using RawEventFn = std::function<bool(core::Seq seq, std::string_view bytes)>;
+
+class Reader {
+ public:
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+  Reader(Reader&& o) noexcept;
+  Reader& operator=(Reader&& o) noexcept;
+  ~Reader();
+
+  // --- Games ---------------------------------------------------------------
+  // Every game id, ascending. Reads keys only, so a corrupt metadata value
+  // cannot hide the other games.
+  [[nodiscard]] Expected<std::vector<core::GameId>> game_ids() const;
+  // Every game's metadata, ascending by id. DataLoss "game N: ..." for the
+  // first value that does not decode.
+  [[nodiscard]] Expected<std::vector<GameMeta>> games() const;
+  // NotFound "game 17 does not exist"; DataLoss for corrupt metadata.
+  [[nodiscard]] Expected<GameMeta> game(core::GameId id) const;
+
+  // --- Streams ---------------------------------------------------------------
+  // Calls fn for each event with from_seq <= seq < min(to_seq, event count),
+  // in seq order, decoding one at a time from a cursor (a game is never loaded
+  // whole). Returns how many events fn was given. Errors: NotFound for an
+  // unknown game; DataLoss "game G, seq S: ..." for a missing event, a key or
+  // header that disagrees, or bytes that do not decode; Unsupported for a
+  // payload kind newer than this build. Events before the error were given
+  // to fn. The hash chain is not checked here: that is verify's job.
+  [[nodiscard]] Expected<core::Seq> scan(core::GameId game, core::Seq from_seq, core::Seq to_seq,
+                                         const EventFn& fn) const;
+  // As scan, but gives the stored (packed Cap'n Proto) bytes undecoded. Only
+  // keys are checked.
+  [[nodiscard]] Expected<core::Seq> scan_raw(core::GameId game, core::Seq from_seq,
+                                             core::Seq to_seq, const RawEventFn& fn) const;
+
+  // --- Integrity ---------------------------------------------------------------
+  // Walks the game's stream with a cursor and checks, per event: the key's seq
+  // is the next expected one, the bytes decode, the header's game and seq match
+  // the key, the header's prev_hash is the chain hash of the stored bytes
+  // before it (zero for seq 0); then that the count and the final chain hash
+  // match the metadata. Reports the first broken link; never fails on corrupt
+  // data. Errors (not findings): NotFound for an unknown game; IoError etc.
+  // when LMDB itself fails.
+  [[nodiscard]] Expected<VerifyReport> verify(core::GameId game) const;
+
+  // --- Blobs -------------------------------------------------------------------
+  // The bytes stored by Store::put_blob. NotFound "no ruleset with hash H".
+  [[nodiscard]] Expected<std::string> get_blob(BlobKind kind, const core::Digest& hash) const;
+
+ private:
+  friend class Store;
+  Reader(std::shared_ptr<detail::Shared> shared, MDB_txn* txn) noexcept;
+  void end() noexcept;
+
+  std::shared_ptr<detail::Shared> shared_;
+  MDB_txn* txn_ = nullptr;  // owned: aborted in end()
+};
+
+}  // namespace warlog::store

@@ -1,0 +1,172 @@
+// Reading: games, streams by cursor, blobs. One read txn per Reader.
+
+#include "warlog/store/reader.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "shared.hpp"
+#include "warlog/events/codec.hpp"
+#include "warlog/store/keys.hpp"
+
+namespace warlog::store {
+
+using detail::Shared;
+
+Reader::Reader(std::shared_ptr<Shared> shared, MDB_txn* txn) noexcept
+    : shared_(std::move(shared)), txn_(txn) {}
+
+Reader::Reader(Reader&& o) noexcept
+    : shared_(std::move(o.shared_)), txn_(std::exchange(o.txn_, nullptr)) {}
+
+Reader& Reader::operator=(Reader&& o) noexcept {
+  if (this != &o) {
+    end();
+    shared_ = std::move(o.shared_);
+    txn_ = std::exchange(o.txn_, nullptr);
+  }
+  return *this;
+}
+
+Reader::~Reader() { end(); }
+
+void Reader::end() noexcept {
+  if (txn_ == nullptr) return;
+  // The txn ends before the count drops: a remap may follow at once.
+  mdb_txn_abort(std::exchange(txn_, nullptr));
+  std::lock_guard lock(shared_->remap_mutex);
+  --shared_->live_readers;
+}
+
+std::string BrokenLink::to_string() const {
+  return fmt::format("game {}, seq {}: {}", game, seq, what);
+}
+
+// --- Games ----------------------------------------------------------------------
+Expected<std::vector<core::GameId>> Reader::game_ids() const {
+  const Shared& s = *shared_;
+  auto cursor = lmdb::Cursor::open(txn_, s.dbi.games);
+  if (!cursor) return detail::fail(s, "opening a games cursor", cursor.error());
+  std::vector<core::GameId> ids;
+  for (auto e = cursor->get(MDB_FIRST);; e = cursor->get(MDB_NEXT)) {
+    if (!e) return detail::fail(s, "reading games", e.error());
+    if (!*e) break;
+    if (cursor->key().size() != 8) {
+      return make_error(ErrorCode::DataLoss, fmt::format("store {}: a games key is {} bytes, not 8",
+                                                         s.path.string(), cursor->key().size()));
+    }
+    ids.push_back(get_be64(cursor->key().data()));
+  }
+  return ids;
+}
+
+Expected<std::vector<GameMeta>> Reader::games() const {
+  auto ids = game_ids();
+  if (!ids) return tl::unexpected(ids.error());
+  std::vector<GameMeta> out;
+  out.reserve(ids->size());
+  for (const auto id : *ids) {
+    auto m = game(id);
+    if (!m) return tl::unexpected(m.error());
+    out.push_back(std::move(*m));
+  }
+  return out;
+}
+
+Expected<GameMeta> Reader::game(core::GameId id) const {
+  const Shared& s = *shared_;
+  const auto key = game_key(id);
+  auto raw = lmdb::get(txn_, s.dbi.games, view(key));
+  if (!raw) return detail::fail(s, "reading game metadata", raw.error());
+  if (!*raw) return make_error(ErrorCode::NotFound, fmt::format("game {} does not exist", id));
+  auto m = decode_game_meta(**raw);
+  if (!m) return make_error(m.error().code, fmt::format("game {}: {}", id, m.error().message));
+  if (m->id != id) {
+    return make_error(ErrorCode::DataLoss,
+                      fmt::format("game {}: the metadata names game {}", id, m->id));
+  }
+  return m;
+}
+
+// --- Streams ----------------------------------------------------------------------
+namespace {
+
+// Walks keys (game, from)..(game, to) with a cursor, checking that each seq is
+// the next one, and calls fn(seq, bytes) -> Expected<bool continue>.
+template <class Fn>
+Expected<core::Seq> walk(const Shared& s, MDB_txn* txn, core::GameId game, core::Seq from,
+                         core::Seq to, Fn&& fn) {
+  if (from >= to) return core::Seq{0};
+  auto cursor = lmdb::Cursor::open(txn, s.dbi.events);
+  if (!cursor) return detail::fail(s, "opening an events cursor", cursor.error());
+  const auto start = event_key(game, from);
+  core::Seq expected = from;
+  core::Seq given = 0;
+  for (auto e = cursor->get(MDB_SET_RANGE, view(start)); expected < to; e = cursor->get(MDB_NEXT)) {
+    if (!e) return detail::fail(s, "reading events", e.error());
+    const auto parts = *e ? parse_event_key(cursor->key()) : std::nullopt;
+    if (!parts || parts->game != game || parts->seq != expected) {
+      return make_error(ErrorCode::DataLoss,
+                        fmt::format("game {}, seq {}: the event is missing (the metadata counts "
+                                    "{} events); run verify",
+                                    game, expected, to));
+    }
+    auto more = fn(expected, cursor->value());
+    if (!more) return tl::unexpected(more.error());
+    ++given;
+    ++expected;
+    if (!*more) break;
+  }
+  return given;
+}
+
+}  // namespace
+
+Expected<core::Seq> Reader::scan(core::GameId game, core::Seq from_seq, core::Seq to_seq,
+                                 const EventFn& fn) const {
+  auto m = this->game(game);
+  if (!m) return tl::unexpected(m.error());
+  const core::Seq to = std::min(to_seq, m->event_count);
+  return walk(*shared_, txn_, game, from_seq, to,
+              [&](core::Seq seq, std::string_view bytes) -> Expected<bool> {
+                auto ev = events::decode_event(bytes);
+                if (!ev) {
+                  return make_error(ev.error().code, fmt::format("game {}, seq {}: {}", game, seq,
+                                                                 ev.error().message));
+                }
+                if (ev->game != game || ev->seq != seq) {
+                  return make_error(ErrorCode::DataLoss,
+                                    fmt::format("game {}, seq {}: the stored header says game {}, "
+                                                "seq {}; run verify",
+                                                game, seq, ev->game, ev->seq));
+                }
+                return fn(*ev);
+              });
+}
+
+Expected<core::Seq> Reader::scan_raw(core::GameId game, core::Seq from_seq, core::Seq to_seq,
+                                     const RawEventFn& fn) const {
+  auto m = this->game(game);
+  if (!m) return tl::unexpected(m.error());
+  const core::Seq to = std::min(to_seq, m->event_count);
+  return walk(
+      *shared_, txn_, game, from_seq, to,
+      [&](core::Seq seq, std::string_view bytes) -> Expected<bool> { return fn(seq, bytes); });
+}
+
+// --- Blobs ----------------------------------------------------------------------------
+Expected<std::string> Reader::get_blob(BlobKind kind, const core::Digest& hash) const {
+  const Shared& s = *shared_;
+  const auto key = blob_key(kind, hash);
+  auto raw = lmdb::get(txn_, s.dbi.blobs, view(key));
+  if (!raw) return detail::fail(s, "reading a blob", raw.error());
+  if (!*raw) {
+    return make_error(
+        ErrorCode::NotFound,
+        fmt::format("no {} with hash {} in the store",
+                    kind == BlobKind::Catalog ? "catalog" : "ruleset", core::to_hex(hash)));
+  }
+  return std::string(**raw);
+}
+
+}  // namespace warlog::store

@@ -1,0 +1,74 @@
+#pragma once
+// State shared by a Store and its Readers (private to the store target).
+//
+// Why the remap lock: mdb_env_set_mapsize unmaps and maps the file again, so
+// every page pointer a live transaction or cursor of this process holds may
+// dangle. The map therefore only changes while this process has no read
+// transaction open (live_readers == 0, checked under remap_mutex, which is
+// also held while a read transaction begins) and no write transaction (the
+// writer aborts its txn before growing, under write_mutex).
+
+#include <fmt/format.h>
+
+#include <cstddef>
+#include <filesystem>
+#include <mutex>
+#include <string_view>
+
+#include "warlog/core/error.hpp"
+#include "warlog/store/lmdb.hpp"
+
+namespace warlog::store::detail {
+
+struct Dbis {
+  MDB_dbi games = 0;
+  MDB_dbi events = 0;
+  MDB_dbi identity = 0;
+  MDB_dbi blobs = 0;
+  MDB_dbi snapshots = 0;
+  MDB_dbi annotations = 0;
+  MDB_dbi meta = 0;
+};
+
+// Registers an environment as open in this process; unregisters when
+// destroyed. Refuses a second registration of the same directory.
+class OpenGuard {
+ public:
+  [[nodiscard]] static Expected<OpenGuard> acquire(const std::filesystem::path& dir);
+  OpenGuard() = default;
+  OpenGuard(const OpenGuard&) = delete;
+  OpenGuard& operator=(const OpenGuard&) = delete;
+  OpenGuard(OpenGuard&& o) noexcept;
+  OpenGuard& operator=(OpenGuard&& o) noexcept;
+  ~OpenGuard();
+
+ private:
+  void release() noexcept;
+
+  bool held_ = false;
+  std::uint64_t dev_ = 0;
+  std::uint64_t ino_ = 0;
+};
+
+struct Shared {
+  OpenGuard guard;  // declared first: released after the env is closed
+  lmdb::Env env;
+  Dbis dbi;
+  std::filesystem::path path;
+  bool read_only = false;
+  std::size_t max_map_size = 0;
+
+  std::mutex write_mutex;  // one write transaction at a time in this process
+  std::mutex remap_mutex;  // guards live_readers, map_size and set_mapsize
+  std::size_t live_readers = 0;
+  std::size_t map_size = 0;
+};
+
+// "store PATH: DOING: LMDB message" with the ErrorCode that fits rc.
+[[nodiscard]] Error lmdb_error(const Shared& s, std::string_view doing, int rc);
+
+[[nodiscard]] inline tl::unexpected<Error> fail(const Shared& s, std::string_view doing, int rc) {
+  return tl::unexpected<Error>(lmdb_error(s, doing, rc));
+}
+
+}  // namespace warlog::store::detail

@@ -1,0 +1,337 @@
+// Opening a store: the directory, the environment, the databases, the format
+// check; and the Reader factory (it shares the remap lock with growth).
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <set>
+#include <utility>
+
+#include "shared.hpp"
+#include "warlog/store/keys.hpp"
+#include "warlog/store/store.hpp"
+#include "write_txn.hpp"
+
+namespace warlog::store {
+
+namespace fs = std::filesystem;
+
+namespace detail {
+
+Error lmdb_error(const Shared& s, std::string_view doing, int rc) {
+  ErrorCode code = ErrorCode::Internal;
+  switch (rc) {
+    case MDB_MAP_FULL:
+    case MDB_READERS_FULL:
+    case MDB_TXN_FULL:
+    case ENOSPC:
+    case ENOMEM:
+      code = ErrorCode::ResourceExhausted;
+      break;
+    case MDB_CORRUPTED:
+    case MDB_PAGE_NOTFOUND:
+    case MDB_INVALID:
+      code = ErrorCode::DataLoss;
+      break;
+    case MDB_VERSION_MISMATCH:
+      code = ErrorCode::Unsupported;
+      break;
+    default:
+      // Positive codes are errno values: the operating system said no.
+      code = rc > 0 ? ErrorCode::IoError : ErrorCode::Internal;
+  }
+  return Error{code, fmt::format("store {}: {}: {}", s.path.string(), doing, lmdb::strerror(rc))};
+}
+
+// --- OpenGuard ----------------------------------------------------------------
+namespace {
+// The directories this process has open, by (device, inode): a guard against
+// LMDB's "never open one environment twice in a process", not a cache.
+std::mutex g_open_mutex;
+std::set<std::pair<std::uint64_t, std::uint64_t>> g_open;
+}  // namespace
+
+Expected<OpenGuard> OpenGuard::acquire(const fs::path& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) {
+    return make_error(ErrorCode::IoError,
+                      fmt::format("cannot stat {}: {}", dir.string(), std::strerror(errno)));
+  }
+  std::lock_guard lock(g_open_mutex);
+  const auto key = std::pair<std::uint64_t, std::uint64_t>{st.st_dev, st.st_ino};
+  if (!g_open.insert(key).second) {
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("store {} is already open in this process; share the Store "
+                                  "(LMDB forbids opening an environment twice per process)",
+                                  dir.string()));
+  }
+  OpenGuard g;
+  g.held_ = true;
+  g.dev_ = key.first;
+  g.ino_ = key.second;
+  return g;
+}
+
+OpenGuard::OpenGuard(OpenGuard&& o) noexcept
+    : held_(std::exchange(o.held_, false)), dev_(o.dev_), ino_(o.ino_) {}
+
+OpenGuard& OpenGuard::operator=(OpenGuard&& o) noexcept {
+  if (this != &o) {
+    release();
+    held_ = std::exchange(o.held_, false);
+    dev_ = o.dev_;
+    ino_ = o.ino_;
+  }
+  return *this;
+}
+
+OpenGuard::~OpenGuard() { release(); }
+
+void OpenGuard::release() noexcept {
+  if (!held_) return;
+  std::lock_guard lock(g_open_mutex);
+  g_open.erase({dev_, ino_});
+  held_ = false;
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::Dbis;
+using detail::Shared;
+
+constexpr unsigned kMaxDbs = 16;  // 7 today; room for later formats
+
+// Reads and checks meta "format". Unsupported for a newer store.
+Expected<void> check_format(const Shared& s, MDB_txn* txn, MDB_dbi meta) {
+  auto v = lmdb::get(txn, meta, kFormatKey);
+  if (!v) return detail::fail(s, "reading the format version", v.error());
+  if (!*v || (*v)->size() != 4) {
+    return make_error(
+        ErrorCode::DataLoss,
+        fmt::format("store {}: the format version in meta is missing or corrupt", s.path.string()));
+  }
+  std::uint32_t format = 0;
+  for (char c : **v) format = format << 8 | static_cast<unsigned char>(c);
+  if (format > kFormatVersion) {
+    return make_error(ErrorCode::Unsupported,
+                      fmt::format("store {} has format {}, newer than this warlog reads ({}); "
+                                  "upgrade warlog to open it",
+                                  s.path.string(), format, kFormatVersion));
+  }
+  if (format == 0) {
+    return make_error(ErrorCode::DataLoss,
+                      fmt::format("store {}: format version 0 is invalid", s.path.string()));
+  }
+  return {};
+}
+
+// Fails when the environment already holds something other than a warlog store.
+Expected<bool> env_is_empty(const Shared& s, MDB_txn* txn) {
+  MDB_dbi main = 0;
+  if (auto r = lmdb::dbi_open(txn, nullptr, 0, main); !r) {
+    return detail::fail(s, "opening the main database", r.error());
+  }
+  auto st = lmdb::dbi_stat(txn, main);
+  if (!st) return detail::fail(s, "reading the main database", st.error());
+  return st->ms_entries == 0;
+}
+
+Expected<Dbis> open_dbis(const Shared& s, MDB_txn* txn, unsigned flags) {
+  Dbis d;
+  const std::pair<const char*, MDB_dbi*> all[] = {
+      {kDbGames, &d.games}, {kDbEvents, &d.events},       {kDbIdentity, &d.identity},
+      {kDbBlobs, &d.blobs}, {kDbSnapshots, &d.snapshots}, {kDbAnnotations, &d.annotations},
+      {kDbMeta, &d.meta}};
+  for (auto [name, out] : all) {
+    auto found = lmdb::dbi_open(txn, name, flags, *out);
+    if (!found) return detail::fail(s, fmt::format("opening database {}", name), found.error());
+    if (!*found) {
+      return make_error(ErrorCode::DataLoss,
+                        fmt::format("store {} lacks the {} database", s.path.string(), name));
+    }
+  }
+  return d;
+}
+
+// Neither a warlog store nor an empty environment.
+Error not_a_store(const Shared& s) {
+  return Error{ErrorCode::InvalidArgument,
+               fmt::format("{} holds an LMDB environment that is not a warlog store",
+                           s.path.string())};
+}
+
+Expected<Dbis> init_read_write(Shared& s) {
+  auto init = [&](detail::WriteTxn& w) -> Expected<Dbis> {
+    MDB_txn* txn = w.txn.handle();
+    MDB_dbi meta = 0;
+    auto found = lmdb::dbi_open(txn, kDbMeta, 0, meta);
+    if (!found) return detail::fail(s, "opening database meta", found.error());
+    const bool fresh = !*found;
+    if (fresh) {
+      auto empty = env_is_empty(s, txn);
+      if (!empty) return tl::unexpected(empty.error());
+      if (!*empty) return tl::unexpected(not_a_store(s));
+    } else if (auto ok = check_format(s, txn, meta); !ok) {
+      return tl::unexpected(ok.error());
+    }
+    auto dbis = open_dbis(s, txn, MDB_CREATE);
+    if (!dbis) return dbis;
+    if (fresh) {
+      static_assert(kFormatVersion < 256);
+      const char v[4] = {0, 0, 0, static_cast<char>(kFormatVersion)};
+      auto put = w.put(dbis->meta, kFormatKey, {v, 4}, 0, "writing the format version");
+      if (!put) return tl::unexpected(put.error());
+    }
+    return dbis;
+  };
+  return detail::with_write_txn<Dbis>(s, Durability::Sync, init);
+}
+
+Expected<Dbis> init_read_only(Shared& s) {
+  auto txn = lmdb::Txn::begin(s.env.handle(), nullptr, MDB_RDONLY);
+  if (!txn) return detail::fail(s, "beginning a read transaction", txn.error());
+  MDB_dbi meta = 0;
+  auto found = lmdb::dbi_open(txn->handle(), kDbMeta, 0, meta);
+  if (!found) return detail::fail(s, "opening database meta", found.error());
+  if (!*found) {
+    auto empty = env_is_empty(s, txn->handle());
+    if (!empty) return tl::unexpected(empty.error());
+    if (*empty) {
+      return make_error(ErrorCode::NotFound, fmt::format("no warlog store at {}", s.path.string()));
+    }
+    return tl::unexpected(not_a_store(s));
+  }
+  if (auto ok = check_format(s, txn->handle(), meta); !ok) return tl::unexpected(ok.error());
+  auto dbis = open_dbis(s, txn->handle(), 0);
+  if (!dbis) return dbis;
+  // Commit, not abort: handles opened in an aborted txn are closed.
+  if (auto c = txn->commit(); !c) return detail::fail(s, "opening the databases", c.error());
+  return dbis;
+}
+
+}  // namespace
+
+// --- Store ------------------------------------------------------------------------
+Expected<Store> Store::open(const fs::path& path, const Options& options) {
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory) {
+    return make_error(ErrorCode::IoError,
+                      fmt::format("cannot read {}: {}", path.string(), ec.message()));
+  }
+  if (!fs::exists(status)) {
+    if (options.read_only) {
+      return make_error(ErrorCode::NotFound, fmt::format("no warlog store at {}", path.string()));
+    }
+    if (!fs::create_directories(path, ec) && ec) {
+      return make_error(ErrorCode::IoError, fmt::format("cannot create store directory {}: {}",
+                                                        path.string(), ec.message()));
+    }
+  } else if (!fs::is_directory(status)) {
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("{} is not a directory (a warlog store is a directory holding "
+                                  "data.mdb)",
+                                  path.string()));
+  }
+  const bool existed = fs::exists(path / "data.mdb", ec);
+  if (ec) {
+    return make_error(ErrorCode::IoError,
+                      fmt::format("cannot read {}: {}", path.string(), ec.message()));
+  }
+  if (options.read_only && !existed) {
+    return make_error(ErrorCode::NotFound, fmt::format("no warlog store at {}", path.string()));
+  }
+
+  auto guard = detail::OpenGuard::acquire(path);
+  if (!guard) return tl::unexpected(guard.error());
+  auto shared = std::make_shared<Shared>();
+  Shared& s = *shared;
+  s.guard = std::move(*guard);
+  s.path = path;
+  s.read_only = options.read_only;
+  s.max_map_size = std::max(options.max_map_size, options.map_size);
+
+  auto env = lmdb::Env::create();
+  if (!env) return detail::fail(s, "creating the environment", env.error());
+  s.env = std::move(*env);
+  if (auto r = s.env.set_maxdbs(kMaxDbs); !r) return detail::fail(s, "setting maxdbs", r.error());
+  if (auto r = s.env.set_maxreaders(options.max_readers); !r) {
+    return detail::fail(s, "setting maxreaders", r.error());
+  }
+  // A new store starts at options.map_size; an existing one adopts its recorded size.
+  if (!options.read_only && !existed) {
+    if (auto r = s.env.set_mapsize(options.map_size); !r)
+      return detail::fail(s, "setting the map size", r.error());
+  }
+  const unsigned flags = MDB_NOTLS | (options.read_only ? MDB_RDONLY : 0u);
+  if (auto r = s.env.open(path.c_str(), flags, 0644); !r) {
+    if (r.error() == MDB_INVALID) {
+      return make_error(ErrorCode::DataLoss,
+                        fmt::format("{}: data.mdb is not an LMDB file", path.string()));
+    }
+    return detail::fail(s, "opening", r.error());
+  }
+  if (auto dead = s.env.reader_check(); !dead) {
+    return detail::fail(s, "clearing stale readers", dead.error());
+  }
+  auto info = s.env.info();
+  if (!info) return detail::fail(s, "reading the environment info", info.error());
+  if (!options.read_only && info->me_mapsize < options.map_size) {
+    if (auto r = s.env.set_mapsize(options.map_size); !r)
+      return detail::fail(s, "setting the map size", r.error());
+    info = s.env.info();
+    if (!info) return detail::fail(s, "reading the environment info", info.error());
+  }
+  s.map_size = info->me_mapsize;
+
+  auto dbis = options.read_only ? init_read_only(s) : init_read_write(s);
+  if (!dbis) return tl::unexpected(dbis.error());
+  s.dbi = *dbis;
+  return Store(std::move(shared));
+}
+
+Store::Store(std::shared_ptr<detail::Shared> shared) noexcept : shared_(std::move(shared)) {}
+Store::Store(Store&&) noexcept = default;
+Store& Store::operator=(Store&&) noexcept = default;
+Store::~Store() = default;
+
+const fs::path& Store::path() const noexcept { return shared_->path; }
+bool Store::read_only() const noexcept { return shared_->read_only; }
+std::size_t Store::map_size() const noexcept {
+  std::lock_guard lock(shared_->remap_mutex);
+  return shared_->map_size;
+}
+
+Expected<Reader> Store::reader() const {
+  Shared& s = *shared_;
+  std::lock_guard lock(s.remap_mutex);
+  auto txn = lmdb::Txn::begin(s.env.handle(), nullptr, MDB_RDONLY);
+  if (!txn && txn.error() == MDB_MAP_RESIZED && s.live_readers == 0) {
+    // Another process grew the map past ours: adopt its size and retry once.
+    if (auto r = s.env.set_mapsize(0); !r)
+      return detail::fail(s, "adopting the grown map", r.error());
+    if (auto info = s.env.info()) s.map_size = info->me_mapsize;
+    txn = lmdb::Txn::begin(s.env.handle(), nullptr, MDB_RDONLY);
+  }
+  if (!txn && txn.error() == MDB_MAP_RESIZED) {
+    return make_error(ErrorCode::ResourceExhausted,
+                      fmt::format("store {}: another process grew the map; close the {} open "
+                                  "reader(s) of this store and retry",
+                                  s.path.string(), s.live_readers));
+  }
+  if (!txn) return detail::fail(s, "beginning a read transaction", txn.error());
+  ++s.live_readers;
+  return Reader(shared_, txn->release());
+}
+
+Expected<void> Store::sync() {
+  if (shared_->read_only) return {};
+  if (auto r = shared_->env.sync(true); !r) return detail::fail(*shared_, "syncing", r.error());
+  return {};
+}
+
+}  // namespace warlog::store

@@ -1,0 +1,128 @@
+#pragma once
+// Store test fixtures: a fresh temporary directory per test, synthetic games
+// built from core types only (no rules involved), and raw LMDB access for
+// tests that corrupt a store the way a disk, a bug or a forger would.
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "warlog/core/event.hpp"
+#include "warlog/store/keys.hpp"
+#include "warlog/store/lmdb.hpp"
+#include "warlog/store/store.hpp"
+
+namespace warlog::store::test {
+
+namespace fs = std::filesystem;
+
+// A directory under $TMPDIR removed (with everything in it) at the end.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "warlog-store-XXXXXX").string();
+    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = tmpl;
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  [[nodiscard]] const fs::path& path() const { return path_; }
+  [[nodiscard]] fs::path store() const { return path_ / "store"; }
+
+ private:
+  fs::path path_;
+};
+
+// GameCreated, then `draws` CardsDrawn events with varied card names, so
+// events differ and a game's bytes depend on its title.
+inline std::vector<core::Event> make_game(const std::string& title, std::size_t draws) {
+  std::vector<core::Event> out;
+  core::GameCreated g;
+  g.title = title;
+  g.date = "2026-03-14";
+  g.ruleset_hash = std::string(64, 'a');
+  g.catalog_hash = std::string(64, 'c');
+  g.seats = {{"Ana", core::Allegiance::ClawEmpire}, {"Bo", core::Allegiance::PawCoalition}};
+  g.territories = {{"Old Mill", core::Space{2, 1}}};
+  core::Event created;
+  created.payload = g;
+  out.push_back(created);
+  static const char* const kCards[] = {"Ironclaw Lancer", "Claw Musketeer", "Paw Militia",
+                                       "Grain Cart", "Talon Sergeant"};
+  for (std::size_t i = 0; i < draws; ++i) {
+    core::Event ev;
+    ev.turn = static_cast<std::uint16_t>(1 + i / 8);
+    ev.phase = core::Phase::Muster;
+    ev.seat = static_cast<core::Seat>(i % 2);
+    ev.payload = core::CardsDrawn{{kCards[i % 5], kCards[(i + 2) % 5]}};
+    out.push_back(std::move(ev));
+  }
+  return out;
+}
+
+// What the store gives back for input events: game and seq assigned.
+inline std::vector<core::Event> as_stored(std::vector<core::Event> events, core::GameId game,
+                                          core::Seq first_seq = 0) {
+  for (auto& ev : events) {
+    ev.game = game;
+    ev.seq = first_seq++;
+  }
+  return events;
+}
+
+inline Store open_store(const fs::path& path, Options options = {}) {
+  auto s = Store::open(path, options);
+  if (!s) throw std::runtime_error(s.error().message);
+  return std::move(*s);
+}
+
+inline std::vector<core::Event> read_all(const Store& store, core::GameId game) {
+  std::vector<core::Event> out;
+  auto r = store.reader();
+  if (!r) throw std::runtime_error(r.error().message);
+  auto n = r->scan(game, 0, kEndSeq, [&](const core::Event& ev) {
+    out.push_back(ev);
+    return true;
+  });
+  if (!n) throw std::runtime_error(n.error().message);
+  return out;
+}
+
+// Raw access to a closed store with the C API (through lmdb.hpp), as a
+// corrupting disk or a forger would have it. fn(MDB_txn*, MDB_dbi) edits one
+// named database in one committed write txn.
+template <class Fn>
+void edit_raw(const fs::path& path, const char* db, Fn&& fn) {
+  auto env = lmdb::Env::create();
+  ASSERT_TRUE(env);
+  ASSERT_TRUE(env->set_maxdbs(16));
+  ASSERT_TRUE(env->open(path.c_str(), 0, 0644));
+  auto txn = lmdb::Txn::begin(env->handle(), nullptr, 0);
+  ASSERT_TRUE(txn);
+  MDB_dbi dbi = 0;
+  auto found = lmdb::dbi_open(txn->handle(), db, 0, dbi);
+  ASSERT_TRUE(found && *found) << db;
+  fn(txn->handle(), dbi);
+  ASSERT_TRUE(txn->commit());
+}
+
+inline std::string raw_event(MDB_txn* txn, MDB_dbi dbi, core::GameId game, core::Seq seq) {
+  const auto key = event_key(game, seq);
+  auto v = lmdb::get(txn, dbi, view(key));
+  if (!v || !*v) throw std::runtime_error("raw event missing");
+  return std::string(**v);
+}
+
+inline void put_raw(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view value) {
+  auto r = lmdb::put(txn, dbi, key, value, 0);
+  if (!r || !*r) throw std::runtime_error("raw put failed");
+}
+
+}  // namespace warlog::store::test
