@@ -110,9 +110,11 @@ Payload shift(Parser& p, Cursor& c) {
   return out;
 }
 
+// `ability b2 "text"` for a card on the battlefield; `ability - "Card: text"`
+// for one off it (a Homeland card, a Gambit in play, the Army Ability).
 Payload ability(Parser& p, Cursor& c) {
   AbilityUsed out;
-  out.space = p.space(c);
+  if (!c.accept(Tok::Dash)) out.space = p.space(c);
   out.ability = p.text(c, "the ability as recorded");
   return out;
 }

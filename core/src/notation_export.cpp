@@ -68,7 +68,9 @@ struct ActionText {
     }
     return with("shift", args);
   }
-  std::string operator()(const AbilityUsed& p) const { return fmt::format("ability {} {}", sp(p.space), quote(p.ability)); }
+  std::string operator()(const AbilityUsed& p) const {
+    return fmt::format("ability {} {}", p.space.valid() ? sp(p.space) : "-", quote(p.ability));
+  }
   std::string operator()(const TroopBurrowed& p) const { return "burrow " + sp(p.space); }
   std::string operator()(const TroopUnburrowed& p) const { return "unburrow " + sp(p.space); }
   std::string operator()(const ShotteFired& p) const {

@@ -144,6 +144,7 @@ TEST(NotationParse, EveryVerbYieldsItsEvent) {
       {"move b1 b2", TroopMoved{at("b1"), at("b2")}},
       {"shift b1>b2, b2>b1", TroopsShifted{{{at("b1"), at("b2")}, {at("b2"), at("b1")}}}},
       {"ability b2 \"Rally: +1 Morale\"", AbilityUsed{at("b2"), "Rally: +1 Morale"}},
+      {"ability - \"Grain Levy: supply\"", AbilityUsed{Space{}, "Grain Levy: supply"}},
       {"burrow b2", TroopBurrowed{at("b2")}},
       {"unburrow b2", TroopUnburrowed{at("b2")}},
       {"fire b2 c3 2", ShotteFired{at("b2"), at("c3"), 2}},
@@ -259,6 +260,7 @@ std::vector<Event> every_payload_stream() {
   add(1, Phase::Muster, 0, TroopsShifted{{{at("b1"), at("c1")}, {at("c1"), at("b1")}}});
   add(1, Phase::Muster, 0, TroopsShifted{});
   add(1, Phase::Muster, 0, AbilityUsed{at("b2"), "line one\nline \"two\""});
+  add(1, Phase::Muster, 0, AbilityUsed{Space{}, "Orders Deck: rabble"});
   add(1, Phase::Muster, 1, TroopBurrowed{at("c4")});  // another seat in this phase
   add(1, Phase::Muster, 0, TroopUnburrowed{at("c4")});
   add(1, Phase::Warfare, 0, PhaseStarted{});

@@ -1,0 +1,223 @@
+#include "verbs.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "warlog/core/finding.hpp"
+#include "warlog/core/notation.hpp"
+#include "warlog/replay/replay.hpp"
+#include "warlog/replay/report.hpp"
+
+namespace warlog::cli {
+
+namespace {
+
+using replay::Archive;
+
+void error_line(const Error& e) { fmt::print(stderr, "warlog: {}\n", e.message); }
+
+std::string store_path(const Options& o) { return o.store.empty() ? replay::default_store_path() : o.store; }
+
+Expected<Archive> open_archive(const Options& o, Archive::Mode mode) {
+  return Archive::open(store_path(o), mode);
+}
+
+// The games a verb works on: --game ids, else every game in the store.
+Expected<std::vector<core::GameId>> selected_games(const Archive& a, const Options& o) {
+  if (!o.games.empty()) return std::vector<core::GameId>(o.games.begin(), o.games.end());
+  auto all = a.games();
+  if (!all) return tl::unexpected(all.error());
+  std::vector<core::GameId> ids;
+  for (const auto& g : *all) ids.push_back(g.id);
+  return ids;
+}
+
+}  // namespace
+
+int run_import(const Options& o) {
+  auto archive = open_archive(o, Archive::Mode::ReadWrite);
+  if (!archive) {
+    error_line(archive.error());
+    return kExitError;
+  }
+  replay::ImportOptions io;
+  if (!o.catalog.empty()) io.catalog_path = o.catalog;
+  if (!o.ruleset.empty()) io.ruleset_path = o.ruleset;
+  int rc = kExitClean;
+  for (const std::string& file : o.files) {
+    auto r = archive->import_file(file, io);
+    if (!r) {
+      rc = kExitError;
+      if (r.error().notation_errors.empty()) {
+        fmt::print(stderr, "warlog: {}: {}\n", file, r.error().error.message);
+      }
+      for (const auto& e : r.error().notation_errors) fmt::print(stderr, "{}\n", e.to_string());
+      if (!r.error().notation_errors.empty()) {
+        fmt::print(stderr, "warlog: {}: {} error{}, nothing imported\n", file, r.error().notation_errors.size(),
+                   r.error().notation_errors.size() == 1 ? "" : "s");
+      }
+      continue;
+    }
+    fmt::print("imported {} as game {} ({} events)\n", file, r->id, r->events);
+  }
+  return rc;
+}
+
+int run_audit(const Options& o) {
+  auto archive = open_archive(o, Archive::Mode::ReadOnly);
+  if (!archive) {
+    error_line(archive.error());
+    return kExitError;
+  }
+  replay::AuditOptions ao;
+  if (!o.ruleset.empty()) {
+    auto r = core::load_ruleset(o.ruleset);
+    if (!r) {
+      error_line(r.error());
+      return kExitError;
+    }
+    ao.ruleset = std::move(*r);
+  }
+  if (!o.catalog.empty()) {
+    auto c = core::load_catalog(o.catalog);
+    if (!c) {
+      error_line(c.error());
+      return kExitError;
+    }
+    ao.catalog = std::move(*c);
+  }
+  auto ids = selected_games(*archive, o);
+  if (!ids) {
+    error_line(ids.error());
+    return kExitError;
+  }
+  const bool json = o.format == "json";
+  nlohmann::json out = nlohmann::json::array();
+  std::size_t violations = 0, warnings = 0, events = 0, errors = 0;
+  for (core::GameId id : *ids) {
+    auto audit = archive->audit(id, ao);
+    if (!audit) {
+      ++errors;
+      error_line(audit.error());
+      continue;
+    }
+    events += audit->game.events;
+    violations += audit->violations();
+    for (const auto& f : audit->findings) warnings += f.finding.severity != core::Severity::Violation;
+    if (json) {
+      out.push_back(replay::audit_json(*audit));
+      continue;
+    }
+    fmt::print("{}", replay::audit_text(*audit));
+  }
+  if (json) {
+    fmt::print("{}\n", out.dump(2));
+  } else {
+    fmt::print("summary: {} game{}, {} events, {} violation{}, {} other finding{}{}\n", ids->size(),
+               ids->size() == 1 ? "" : "s", events, violations, violations == 1 ? "" : "s", warnings,
+               warnings == 1 ? "" : "s", errors ? fmt::format(", {} game(s) could not be audited", errors) : "");
+  }
+  if (errors) return kExitError;
+  return violations ? kExitViolations : kExitClean;
+}
+
+int run_verify(const Options& o) {
+  auto archive = open_archive(o, Archive::Mode::ReadOnly);
+  if (!archive) {
+    error_line(archive.error());
+    return kExitError;
+  }
+  auto ids = selected_games(*archive, o);
+  if (!ids) {
+    error_line(ids.error());
+    return kExitError;
+  }
+  int rc = kExitClean;
+  for (core::GameId id : *ids) {
+    auto v = archive->verify(id);
+    if (!v) {
+      error_line(v.error());
+      rc = kExitError;
+      continue;
+    }
+    if (v->ok) {
+      fmt::print("game {}: ok, {}\n", id, v->detail);
+    } else {
+      fmt::print("game {}: BROKEN at seq {}: {}\n", id, v->first_bad_seq ? *v->first_bad_seq : 0, v->detail);
+      rc = kExitViolations;
+    }
+  }
+  return rc;
+}
+
+int run_list(const Options& o) {
+  auto archive = open_archive(o, Archive::Mode::ReadOnly);
+  if (!archive) {
+    error_line(archive.error());
+    return kExitError;
+  }
+  auto games = archive->games();
+  if (!games) {
+    error_line(games.error());
+    return kExitError;
+  }
+  if (o.format == "json") {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& g : *games) {
+      nlohmann::json seats = nlohmann::json::array();
+      for (const auto& s : g.seats) seats.push_back({{"player", s.player}, {"allegiance", core::to_string(s.allegiance)}});
+      out.push_back({{"game", g.id}, {"title", g.title}, {"date", g.date}, {"events", g.events}, {"seats", seats}});
+    }
+    fmt::print("{}\n", out.dump(2));
+    return kExitClean;
+  }
+  fmt::print("{:>5}  {:<10}  {:>6}  {:<40}  {}\n", "game", "date", "events", "title", "players");
+  for (const auto& g : *games) {
+    fmt::print("{:>5}  {:<10}  {:>6}  {:<40}  {}\n", g.id, g.date, g.events, g.title, replay::seats_line(g));
+  }
+  if (games->empty() && isatty(STDOUT_FILENO)) fmt::print("(no games yet: warlog import FILE.wlog)\n");
+  return kExitClean;
+}
+
+int run_export(const Options& o) {
+  auto archive = open_archive(o, Archive::Mode::ReadOnly);
+  if (!archive) {
+    error_line(archive.error());
+    return kExitError;
+  }
+  auto events = archive->events(o.game);
+  if (!events) {
+    error_line(events.error());
+    return kExitError;
+  }
+  fmt::print("{}", core::export_notation(*events));
+  return kExitClean;
+}
+
+int run_rules(const Options& o) {
+  if (o.format == "json") {
+    nlohmann::json out = nlohmann::json::array();
+    for (const core::Rule& r : core::all_rules()) {
+      out.push_back({{"id", r.id},
+                     {"citation", r.citation},
+                     {"summary", r.summary},
+                     {"severity", core::to_string(r.severity)},
+                     {"basis", core::to_string(r.basis)},
+                     {"option", r.option},
+                     {"ruling", r.ruling}});
+    }
+    fmt::print("{}\n", out.dump(2));
+    return kExitClean;
+  }
+  for (const core::Rule& r : core::all_rules()) {
+    fmt::print("{:<28} {:<9} {:<7} {}\n", r.id, core::to_string(r.severity), core::to_string(r.basis), r.citation);
+    fmt::print("{:<28} {}", "", r.summary);
+    if (!r.option.empty()) fmt::print(" [option: {}]", r.option);
+    if (!r.ruling.empty()) fmt::print(" [ruling: {}]", r.ruling);
+    fmt::print("\n");
+  }
+  return kExitClean;
+}
+
+}  // namespace warlog::cli

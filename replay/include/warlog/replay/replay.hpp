@@ -1,0 +1,157 @@
+#pragma once
+// The replay facade: what the CLI and the viewer share. Opens a store,
+// imports notation, lists games, folds them (audit), seeks, verifies.
+// Front ends hold no rule logic: they call this and show what it returns.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "warlog/core/catalog.hpp"
+#include "warlog/core/error.hpp"
+#include "warlog/core/event.hpp"
+#include "warlog/core/finding.hpp"
+#include "warlog/core/fold.hpp"
+#include "warlog/core/notation.hpp"
+#include "warlog/core/ruleset.hpp"
+#include "warlog/core/state.hpp"
+
+namespace warlog::store {
+class Store;
+}
+
+namespace warlog::replay {
+
+// The store path a verb uses: the flag, else $WARLOG_STORE, else
+// ".warlog/store" under the current directory.
+[[nodiscard]] std::string default_store_path();
+
+// One game as the game list shows it.
+struct GameSummary {
+  core::GameId id = 0;
+  std::string title;
+  std::string date;
+  std::vector<core::SeatSetup> seats;
+  core::Seq events = 0;
+  std::string ruleset_hash;
+  std::string catalog_hash;
+};
+
+// A finding with where it happened, for a person.
+struct LocatedFinding {
+  core::Finding finding;
+  std::uint16_t turn = 0;
+  core::Phase phase = core::Phase::Setup;
+  core::Seat seat = core::kNoSeat;
+  std::string_view citation;  // from the rule registry
+};
+
+struct GameAudit {
+  GameSummary game;
+  std::vector<LocatedFinding> findings;
+  core::GameState final_state;
+  std::string digest;          // core::digest(final_state)
+  std::string ruleset_name;    // what it was audited under
+  std::string ruleset_hash;
+  std::string catalog_hash;
+  [[nodiscard]] std::size_t violations() const noexcept;
+};
+
+// Overrides for audit: by default a game is audited under the exact ruleset
+// and catalog it recorded (stored by content hash at import).
+struct AuditOptions {
+  std::optional<core::Ruleset> ruleset;
+  std::optional<core::Catalog> catalog;
+};
+
+struct ImportOptions {
+  // Used when the game file has no [Catalog]/[Ruleset] tag; tag paths are
+  // resolved relative to the game file.
+  std::optional<std::string> catalog_path;
+  std::optional<std::string> ruleset_path;
+};
+
+struct ImportResult {
+  core::GameId id = 0;
+  std::size_t events = 0;
+};
+
+// Import failed because the notation has errors: every error, nothing written.
+struct ImportFailure {
+  Error error;
+  std::vector<core::NotationError> notation_errors;
+};
+
+struct VerifyResult {
+  core::GameId game = 0;
+  bool ok = false;
+  std::optional<core::Seq> first_bad_seq;  // the first broken link
+  std::string detail;                      // what is wrong there, or "chain intact (N events)"
+};
+
+// A moment of a game: the state after event `seq` and what that event found.
+struct Moment {
+  core::Seq seq = 0;
+  core::Event event;
+  core::GameState state;
+  std::vector<core::Finding> findings;  // of this event only
+};
+
+class Archive {
+ public:
+  enum class Mode { ReadOnly, ReadWrite };
+
+  // Opens (ReadWrite: creates) the store at `path`. Errors: NotFound for a
+  // missing store opened ReadOnly; IoError, Unsupported (newer format).
+  [[nodiscard]] static Expected<Archive> open(const std::string& path, Mode mode);
+
+  Archive(Archive&&) noexcept;
+  Archive& operator=(Archive&&) noexcept;
+  ~Archive();
+
+  // Parses a .wlog file and appends it as a new game, all or nothing.
+  // Errors: the notation's errors (file:line:col each), Conflict when the
+  // same game was imported before, NotFound for a missing file.
+  [[nodiscard]] tl::expected<ImportResult, ImportFailure> import_file(const std::string& path,
+                                                                      const ImportOptions& options);
+
+  // Every game in id order.
+  [[nodiscard]] Expected<std::vector<GameSummary>> games() const;
+  // Errors: NotFound "game N does not exist".
+  [[nodiscard]] Expected<GameSummary> game(core::GameId id) const;
+
+  // All events of a game, in order. Errors: NotFound, DataLoss.
+  [[nodiscard]] Expected<std::vector<core::Event>> events(core::GameId id) const;
+
+  // Folds a game from the store and collects every finding (Audit:
+  // ../shared/rules, every document). Streams the events: memory is the
+  // state, not the log. Errors: NotFound, DataLoss (undecodable event or
+  // missing catalog/ruleset blob).
+  [[nodiscard]] Expected<GameAudit> audit(core::GameId id, const AuditOptions& options = {}) const;
+
+  // The catalog and ruleset the game recorded (by content hash).
+  [[nodiscard]] Expected<core::Catalog> catalog_of(core::GameId id) const;
+  [[nodiscard]] Expected<core::Ruleset> ruleset_of(core::GameId id) const;
+
+  // Walks the game's hash chain. Errors only for I/O; a broken chain is a
+  // VerifyResult with ok == false.
+  [[nodiscard]] Expected<VerifyResult> verify(core::GameId id) const;
+
+  [[nodiscard]] const std::string& path() const noexcept { return path_; }
+  [[nodiscard]] store::Store& store() const noexcept { return *store_; }
+
+ private:
+  Archive(std::string path, std::unique_ptr<store::Store> store);
+  std::string path_;
+  std::unique_ptr<store::Store> store_;
+};
+
+// Folds `events` under ctx up to and including `seq` (clamped to the last
+// event). For the viewer's stepping; seeking through snapshots replaces the
+// refold in the store issue.
+[[nodiscard]] Moment moment_at(const core::Context& ctx, const std::vector<core::Event>& events, core::Seq seq);
+
+}  // namespace warlog::replay

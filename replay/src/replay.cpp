@@ -1,0 +1,277 @@
+#include "warlog/replay/replay.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "warlog/core/hash.hpp"
+#include "warlog/store/store.hpp"
+
+namespace warlog::replay {
+
+namespace fs = std::filesystem;
+
+std::string default_store_path() {
+  if (const char* env = std::getenv("WARLOG_STORE"); env != nullptr && *env != '\0') return env;
+  return ".warlog/store";
+}
+
+std::size_t GameAudit::violations() const noexcept {
+  std::size_t n = 0;
+  for (const auto& f : findings) n += f.finding.severity == core::Severity::Violation;
+  return n;
+}
+
+namespace {
+
+Expected<std::string> read_file(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return make_error(ErrorCode::NotFound, fmt::format("no such file: {}", path.string()));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error(ErrorCode::IoError, fmt::format("cannot read {}", path.string()));
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  return buf.str();
+}
+
+// The value of a header tag ([Catalog "path"]) before the notation is
+// parsed: the catalog is needed to parse card names.
+std::optional<std::string> header_tag(const std::string& text, const std::string& tag) {
+  const std::regex re("^\\s*\\[" + tag + "\\s+\"([^\"]*)\"\\s*\\]", std::regex::multiline);
+  std::smatch m;
+  if (std::regex_search(text, m, re)) return m[1].str();
+  return std::nullopt;
+}
+
+GameSummary summary_of(const store::GameMeta& m) {
+  return GameSummary{m.id, m.title, m.date, m.seats, m.event_count, m.ruleset_hash, m.catalog_hash};
+}
+
+Expected<std::string> blob(const store::Store& st, store::BlobKind kind, const std::string& hex, std::string_view what) {
+  const auto digest = core::digest_from_hex(hex);
+  if (!digest) return make_error(ErrorCode::DataLoss, fmt::format("the game records no valid {} hash", what));
+  auto reader = st.reader();
+  if (!reader) return tl::unexpected(reader.error());
+  auto bytes = reader->get_blob(kind, *digest);
+  if (!bytes) {
+    return make_error(bytes.error().code == ErrorCode::NotFound ? ErrorCode::DataLoss : bytes.error().code,
+                      fmt::format("the {} {} the game was recorded under is missing from the store", what,
+                                  hex.substr(0, 12)));
+  }
+  return bytes;
+}
+
+}  // namespace
+
+Archive::Archive(std::string path, std::unique_ptr<store::Store> store)
+    : path_(std::move(path)), store_(std::move(store)) {}
+Archive::Archive(Archive&&) noexcept = default;
+Archive& Archive::operator=(Archive&&) noexcept = default;
+Archive::~Archive() = default;
+
+Expected<Archive> Archive::open(const std::string& path, Mode mode) {
+  store::Options o;
+  o.read_only = mode == Mode::ReadOnly;
+  auto st = store::Store::open(path, o);
+  if (!st) return tl::unexpected(st.error());
+  return Archive(path, std::make_unique<store::Store>(std::move(*st)));
+}
+
+tl::expected<ImportResult, ImportFailure> Archive::import_file(const std::string& path, const ImportOptions& options) {
+  auto fail = [](Error e) { return tl::unexpected(ImportFailure{std::move(e), {}}); };
+  auto text = read_file(path);
+  if (!text) return fail(text.error());
+  const fs::path dir = fs::path(path).parent_path();
+
+  // The game file's own tags win; a tag path is relative to the game file.
+  auto resolve = [&](const char* tag, const std::optional<std::string>& fallback,
+                     const char* flag) -> Expected<std::string> {
+    if (auto t = header_tag(*text, tag)) return (dir / *t).lexically_normal().string();
+    if (fallback) return *fallback;
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("no [{} \"PATH\"] tag in the file and no {} given", tag, flag));
+  };
+  // A tag holding a content hash (as `warlog export` writes) names a blob
+  // already in this store; anything else is a file.
+  auto load = [&](const char* tag, const std::optional<std::string>& fallback, const char* flag,
+                  store::BlobKind kind) -> Expected<std::pair<std::string, std::string>> {
+    if (auto t = header_tag(*text, tag); t && core::digest_from_hex(*t)) {
+      auto bytes = blob(*store_, kind, *t, tag);
+      if (bytes) return std::pair{std::string(tag) + " " + t->substr(0, 12), std::move(*bytes)};
+      if (!fallback) {
+        return make_error(ErrorCode::NotFound, fmt::format("the [{}] hash {} is not in this store; give the file "
+                                                           "with {}",
+                                                           tag, t->substr(0, 12), flag));
+      }
+      auto file = read_file(*fallback);
+      if (!file) return tl::unexpected(file.error());
+      if (core::content_hash(*file) != *t) {
+        return make_error(ErrorCode::InvalidArgument,
+                          fmt::format("{} has hash {}, but the game records [{}] {}", *fallback,
+                                      core::content_hash(*file).substr(0, 12), tag, t->substr(0, 12)));
+      }
+      return std::pair{*fallback, std::move(*file)};
+    }
+    auto file = resolve(tag, fallback, flag);
+    if (!file) return tl::unexpected(file.error());
+    auto bytes = read_file(*file);
+    if (!bytes) return tl::unexpected(bytes.error());
+    return std::pair{*file, std::move(*bytes)};
+  };
+  auto catalog_src = load("Catalog", options.catalog_path, "--catalog", store::BlobKind::Catalog);
+  if (!catalog_src) return fail(catalog_src.error());
+  auto ruleset_src = load("Ruleset", options.ruleset_path, "--ruleset", store::BlobKind::Ruleset);
+  if (!ruleset_src) return fail(ruleset_src.error());
+  const std::string* catalog_path = &catalog_src->first;
+  const std::string* catalog_text = &catalog_src->second;
+  const std::string* ruleset_path = &ruleset_src->first;
+  const std::string* ruleset_text = &ruleset_src->second;
+
+  auto catalog = core::parse_catalog_csv(*catalog_text);
+  if (!catalog) return fail(Error{catalog.error().code, *catalog_path + ":" + catalog.error().message});
+  auto ruleset = core::parse_ruleset_toml(*ruleset_text);
+  if (!ruleset) return fail(Error{ruleset.error().code, *ruleset_path + ":" + ruleset.error().message});
+
+  const core::DeckLoader load_deck = [&dir](const std::string& ref) { return read_file(dir / ref); };
+  core::ParseResult parsed = core::parse_notation(*text, path, *catalog, ruleset->hash, load_deck);
+  if (!parsed.ok()) {
+    return tl::unexpected(ImportFailure{Error{ErrorCode::InvalidArgument, "notation errors"}, std::move(parsed.errors)});
+  }
+  // Blobs first: a game must never reference a catalog the store lacks.
+  // Storing the same bytes twice is a no-op, so a failed import leaves at
+  // most an unreferenced blob.
+  if (auto h = store_->put_blob(store::BlobKind::Catalog, *catalog_text); !h) return fail(h.error());
+  if (auto h = store_->put_blob(store::BlobKind::Ruleset, *ruleset_text); !h) return fail(h.error());
+  auto id = store_->import_game(parsed.game.events);
+  if (!id) return fail(id.error());
+  return ImportResult{*id, parsed.game.events.size()};
+}
+
+Expected<std::vector<GameSummary>> Archive::games() const {
+  auto reader = store_->reader();
+  if (!reader) return tl::unexpected(reader.error());
+  auto metas = reader->games();
+  if (!metas) return tl::unexpected(metas.error());
+  std::vector<GameSummary> out;
+  out.reserve(metas->size());
+  for (const auto& m : *metas) out.push_back(summary_of(m));
+  return out;
+}
+
+Expected<GameSummary> Archive::game(core::GameId id) const {
+  auto reader = store_->reader();
+  if (!reader) return tl::unexpected(reader.error());
+  auto m = reader->game(id);
+  if (!m) return tl::unexpected(m.error());
+  return summary_of(*m);
+}
+
+Expected<std::vector<core::Event>> Archive::events(core::GameId id) const {
+  auto reader = store_->reader();
+  if (!reader) return tl::unexpected(reader.error());
+  std::vector<core::Event> out;
+  auto n = reader->scan(id, 0, store::kEndSeq, [&out](const core::Event& ev) {
+    out.push_back(ev);
+    return true;
+  });
+  if (!n) return tl::unexpected(n.error());
+  return out;
+}
+
+Expected<core::Catalog> Archive::catalog_of(core::GameId id) const {
+  auto g = game(id);
+  if (!g) return tl::unexpected(g.error());
+  auto bytes = blob(*store_, store::BlobKind::Catalog, g->catalog_hash, "card catalog");
+  if (!bytes) return tl::unexpected(bytes.error());
+  auto c = core::parse_catalog_csv(*bytes);
+  if (!c) return make_error(ErrorCode::DataLoss, "stored catalog does not parse: " + c.error().message);
+  return c;
+}
+
+Expected<core::Ruleset> Archive::ruleset_of(core::GameId id) const {
+  auto g = game(id);
+  if (!g) return tl::unexpected(g.error());
+  auto bytes = blob(*store_, store::BlobKind::Ruleset, g->ruleset_hash, "ruleset");
+  if (!bytes) return tl::unexpected(bytes.error());
+  auto r = core::parse_ruleset_toml(*bytes);
+  if (!r) return make_error(ErrorCode::DataLoss, "stored ruleset does not parse: " + r.error().message);
+  return r;
+}
+
+Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options) const {
+  auto reader = store_->reader();
+  if (!reader) return tl::unexpected(reader.error());
+  auto meta = reader->game(id);
+  if (!meta) return tl::unexpected(meta.error());
+
+  std::optional<core::Catalog> catalog = options.catalog;
+  if (!catalog) {
+    auto c = catalog_of(id);
+    if (!c) return tl::unexpected(c.error());
+    catalog = std::move(*c);
+  }
+  std::optional<core::Ruleset> ruleset = options.ruleset;
+  if (!ruleset) {
+    auto r = ruleset_of(id);
+    if (!r) return tl::unexpected(r.error());
+    ruleset = std::move(*r);
+  }
+
+  GameAudit audit;
+  audit.game = summary_of(*meta);
+  audit.ruleset_name = ruleset->name;
+  audit.ruleset_hash = ruleset->hash;
+  audit.catalog_hash = catalog->hash();
+  const core::Context ctx{*catalog, *ruleset};
+  std::vector<core::Finding> found;
+  auto n = reader->scan(id, 0, store::kEndSeq, [&](const core::Event& ev) {
+    found.clear();
+    core::apply(ctx, audit.final_state, ev, found);
+    for (auto& f : found) {
+      const core::Rule* rule = core::find_rule(f.rule_id);
+      audit.findings.push_back(LocatedFinding{std::move(f), ev.turn, ev.phase, ev.seat,
+                                              rule ? rule->citation : std::string_view{}});
+    }
+    return true;
+  });
+  if (!n) return tl::unexpected(Error{n.error().code, fmt::format("game {}: {}", id, n.error().message)});
+  audit.digest = core::digest(audit.final_state);
+  return audit;
+}
+
+Expected<VerifyResult> Archive::verify(core::GameId id) const {
+  auto reader = store_->reader();
+  if (!reader) return tl::unexpected(reader.error());
+  auto report = reader->verify(id);
+  if (!report) return tl::unexpected(report.error());
+  VerifyResult r;
+  r.game = id;
+  r.ok = report->ok();
+  if (report->broken) {
+    r.first_bad_seq = report->broken->seq;
+    r.detail = report->broken->what;
+  } else {
+    r.detail = fmt::format("chain intact ({} events)", report->events_checked);
+  }
+  return r;
+}
+
+Moment moment_at(const core::Context& ctx, const std::vector<core::Event>& events, core::Seq seq) {
+  Moment m;
+  if (events.empty()) return m;
+  const core::Seq last = std::min<core::Seq>(seq, events.size() - 1);
+  std::vector<core::Finding> sink;
+  for (core::Seq i = 0; i <= last; ++i) {
+    sink.clear();
+    core::apply(ctx, m.state, events[i], sink);
+  }
+  m.seq = last;
+  m.event = events[last];
+  m.findings = std::move(sink);
+  return m;
+}
+
+}  // namespace warlog::replay

@@ -1,0 +1,167 @@
+// The warlog command line as a user meets it: exit codes, one-line errors,
+// nothing written on a bad import.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+
+#include "temp_dir.hpp"
+
+namespace warlog {
+namespace {
+
+struct CliRun {
+  int code = -1;
+  std::string out;  // stdout and stderr together
+};
+
+CliRun run(const std::string& args, const std::string& env = "") {
+  const std::string cmd = env + " " + std::string(WARLOG_CLI_PATH) + " " + args + " 2>&1";
+  CliRun r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), static_cast<int>(buf.size()), p) != nullptr) r.out += buf.data();
+  const int status = ::pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+const std::string kSample = std::string(WARLOG_SAMPLES_DIR) + "/games/spine_first_blood.wlog";
+
+TEST(Cli, HelpListsTheVerbsAndExitsZero) {
+  const CliRun r = run("--help");
+  EXPECT_EQ(r.code, 0);
+  for (const char* verb : {"import", "audit", "verify", "list", "rules"}) {
+    EXPECT_NE(r.out.find(verb), std::string::npos) << verb;
+  }
+  EXPECT_EQ(run("audit --help").code, 0);
+}
+
+TEST(Cli, UnknownVerbOrOptionIsAUsageError) {
+  EXPECT_EQ(run("frobnicate").code, 2);
+  EXPECT_EQ(run("audit --no-such-flag").code, 2);
+  EXPECT_EQ(run("").code, 2);
+}
+
+TEST(Cli, ImportAuditVerifyListOnTheSpineSample) {
+  testing::TempDir dir;
+  const std::string store = "--store " + dir.store();
+  const CliRun imp = run("import " + store + " " + kSample);
+  ASSERT_EQ(imp.code, 0) << imp.out;
+  EXPECT_NE(imp.out.find("as game 1"), std::string::npos) << imp.out;
+
+  const CliRun audit = run("audit " + store);
+  EXPECT_EQ(audit.code, 1) << "a violation means exit 1\n" << audit.out;
+  EXPECT_NE(audit.out.find("MUS-a.draw"), std::string::npos) << audit.out;
+  EXPECT_NE(audit.out.find("Muster Phase › Steps › a. Draw cards"), std::string::npos) << audit.out;
+
+  const CliRun verify = run("verify " + store);
+  EXPECT_EQ(verify.code, 0) << verify.out;
+  EXPECT_NE(verify.out.find("chain intact"), std::string::npos);
+
+  const CliRun list = run("list " + store);
+  EXPECT_EQ(list.code, 0);
+  EXPECT_NE(list.out.find("First blood at the Old Mill"), std::string::npos) << list.out;
+}
+
+TEST(Cli, ReimportingTheSameGameIsAConflict) {
+  testing::TempDir dir;
+  const std::string store = "--store " + dir.store();
+  ASSERT_EQ(run("import " + store + " " + kSample).code, 0);
+  const CliRun again = run("import " + store + " " + kSample);
+  EXPECT_EQ(again.code, 2) << again.out;
+  EXPECT_NE(again.out.find("already"), std::string::npos) << again.out;
+}
+
+TEST(Cli, StoreFromEnvironment) {
+  testing::TempDir dir;
+  ASSERT_EQ(run("import --store " + dir.store() + " " + kSample).code, 0);
+  const CliRun e = run("list", "WARLOG_STORE=" + dir.store());  // no --store
+  EXPECT_EQ(e.code, 0);
+  EXPECT_NE(e.out.find("First blood"), std::string::npos) << e.out;
+}
+
+TEST(Cli, MissingStoreIsOneClearLineAndExitTwo) {
+  const CliRun r = run("audit --store /nonexistent/warlog-store");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("no warlog store"), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+}
+
+TEST(Cli, UnknownGameIsOneClearLineAndExitTwo) {
+  testing::TempDir dir;
+  ASSERT_EQ(run("import --store " + dir.store() + " " + kSample).code, 0);
+  const CliRun r = run("audit --store " + dir.store() + " --game 99");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("game 99 does not exist"), std::string::npos) << r.out;
+  EXPECT_EQ(run("verify --store " + dir.store() + " --game 99").code, 2);
+}
+
+TEST(Cli, NotationErrorReportsFileLineColumnAndWritesNothing) {
+  testing::TempDir dir;
+  const std::string bad = (dir.path() / "bad.wlog").string();
+  {
+    std::ifstream in(kSample);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto at = text.find("play \"Ironclaw Lancer\" b1");
+    text.replace(at, 26, "play \"Ironclaw Lancr\" b1");
+    // Deck paths are relative to the game file: point them at the samples.
+    for (std::string tag : {"../decks/", "../rulesets/", "../catalogs/"}) {
+      for (auto p = text.find(tag); p != std::string::npos; p = text.find(tag, p + 1)) {
+        text.replace(p, 3, std::string(WARLOG_SAMPLES_DIR) + "/");
+      }
+    }
+    std::ofstream(bad) << text;
+  }
+  const CliRun r = run("import --store " + dir.store() + " " + bad);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("bad.wlog:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Ironclaw Lancer"), std::string::npos) << "the hint names the closest card\n" << r.out;
+  EXPECT_NE(r.out.find("nothing imported"), std::string::npos) << r.out;
+  const CliRun list = run("list --store " + dir.store() + " --format json");
+  EXPECT_EQ(list.code, 0);
+  EXPECT_EQ(list.out, "[]\n") << "a failed import writes no game";
+}
+
+TEST(Cli, ExportReimportsAsTheSameEvents) {
+  testing::TempDir dir;
+  const std::string store = "--store " + dir.store();
+  ASSERT_EQ(run("import " + store + " " + kSample).code, 0);
+  const CliRun exported = run("export " + store + " 1");
+  ASSERT_EQ(exported.code, 0) << exported.out;
+  EXPECT_NE(exported.out.find("[Title \"First blood at the Old Mill\"]"), std::string::npos) << exported.out;
+
+  // Into a second store: the recorded hashes name blobs it lacks, so the
+  // catalog and ruleset files are given; the events must come out the same.
+  const std::string file = (dir.path() / "exported.wlog").string();
+  std::ofstream(file) << exported.out;
+  testing::TempDir other;
+  const std::string samples = std::string(WARLOG_SAMPLES_DIR);
+  const CliRun missing = run("import --store " + other.store() + " " + file);
+  EXPECT_EQ(missing.code, 2) << "a hash the store lacks is an error\n" << missing.out;
+  const std::string files = " --catalog " + samples + "/catalogs/sample_cards.csv --ruleset " + samples +
+                            "/rulesets/standard.toml ";
+  const CliRun wrong = run("import --store " + other.store() + " --catalog " + samples + "/rulesets/standard.toml" +
+                           " --ruleset " + samples + "/rulesets/standard.toml " + file);
+  EXPECT_EQ(wrong.code, 2) << "a file whose hash differs from the recorded one is refused\n" << wrong.out;
+  const CliRun imported = run("import --store " + other.store() + files + file);
+  ASSERT_EQ(imported.code, 0) << imported.out;
+  const CliRun again = run("export --store " + other.store() + " 1");
+  EXPECT_EQ(again.out, exported.out);
+}
+
+TEST(Cli, RulesListsEveryRuleWithItsCitation) {
+  const CliRun r = run("rules");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("MUS-a.draw"), std::string::npos);
+  EXPECT_NE(r.out.find("Attrition Phase › 3. Pay Provision Costs › Payment priority"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace warlog
