@@ -1,0 +1,119 @@
+// warlog-viewer's command line: bad input is one line and exit code 2.
+
+#include <gtest/gtest.h>
+
+#include <QFileInfo>
+#include <QProcess>
+
+#include "launch.hpp"
+#include "sample_store.hpp"
+
+namespace warlog::viewer {
+namespace {
+
+QStringList args(std::initializer_list<const char*> rest) {
+  QStringList out{QStringLiteral("warlog-viewer")};
+  for (const char* a : rest) out << QString::fromUtf8(a);
+  return out;
+}
+
+TEST(LaunchArguments, TakeAStoreAGameAndASeq) {
+  const auto o = parse_launch_arguments(args({"/tmp/store", "--game", "3", "--seq", "17"}));
+  ASSERT_TRUE(o) << o.error().message;
+  EXPECT_EQ(o->store, "/tmp/store");
+  EXPECT_EQ(o->game, 3u);
+  EXPECT_EQ(o->seq, 17u);
+  EXPECT_FALSE(o->help);
+}
+
+TEST(LaunchArguments, HelpNeedsNoStore) {
+  const auto o = parse_launch_arguments(args({"--help"}));
+  ASSERT_TRUE(o);
+  EXPECT_TRUE(o->help);
+  EXPECT_TRUE(launch_help_text().contains(QStringLiteral("--seq")));
+  EXPECT_TRUE(launch_help_text().startsWith(QStringLiteral("Usage: warlog-viewer")));
+}
+
+TEST(LaunchArguments, RejectBadInputWithOneLine) {
+  for (const auto& bad : {args({}), args({"a", "b"}), args({"s", "--game", "x"}), args({"s", "--seq", "1"}),
+                          args({"s", "--game", "1", "--seq", "-4"}), args({"s", "--frobnicate"})}) {
+    const auto o = parse_launch_arguments(bad);
+    ASSERT_FALSE(o) << bad.join(' ').toStdString();
+    EXPECT_EQ(o.error().code, ErrorCode::InvalidArgument);
+    EXPECT_EQ(o.error().message.find('\n'), std::string::npos) << o.error().message;
+  }
+}
+
+TEST(OpenForLaunch, AMissingStoreIsNotFoundAndNamesThePath) {
+  LaunchOptions o;
+  o.store = "/nonexistent/warlog-store";
+  const auto a = open_for_launch(o);
+  ASSERT_FALSE(a);
+  EXPECT_EQ(a.error().code, ErrorCode::NotFound);
+  EXPECT_NE(a.error().message.find("/nonexistent/warlog-store"), std::string::npos) << a.error().message;
+}
+
+TEST(OpenForLaunch, AnUnknownGameOrSeqIsNotFound) {
+  LaunchOptions o;
+  o.store = warlog::testing::sample_store().dir.string();
+  o.game = 987654;
+  {
+    const auto a = open_for_launch(o);
+    ASSERT_FALSE(a);
+    EXPECT_EQ(a.error().code, ErrorCode::NotFound);
+  }
+  o.game = warlog::testing::sample_store().first_blood;
+  o.seq = 1'000'000;
+  {
+    const auto a = open_for_launch(o);
+    ASSERT_FALSE(a);
+    EXPECT_EQ(a.error().code, ErrorCode::NotFound);
+    EXPECT_NE(a.error().message.find("no event 1000000"), std::string::npos) << a.error().message;
+  }
+  o.seq = 3;
+  EXPECT_TRUE(open_for_launch(o));
+}
+
+// The executable itself, for the exit codes a script sees.
+struct ProcessRun {
+  int exit_code = -1;
+  QString out;
+  QString err;
+};
+
+ProcessRun run_viewer(const QStringList& arguments) {
+  const QString exe = QStringLiteral(WARLOG_BINARY_DIR "/viewer/warlog-viewer");
+  if (!QFileInfo::exists(exe)) return {};
+  QProcess p;
+  p.start(exe, arguments);
+  if (!p.waitForFinished(30000)) {
+    p.kill();
+    p.waitForFinished();
+    return {};
+  }
+  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+          QString::fromUtf8(p.readAllStandardError())};
+}
+
+TEST(ViewerExecutable, AMissingStoreExitsTwoWithOneLine) {
+  const ProcessRun r = run_viewer({QStringLiteral("/nonexistent/warlog-store")});
+  EXPECT_EQ(r.exit_code, kExitUsage) << r.err.toStdString();
+  EXPECT_TRUE(r.err.startsWith(QStringLiteral("warlog-viewer: cannot open store"))) << r.err.toStdString();
+  EXPECT_EQ(r.err.count(QLatin1Char('\n')), 1) << r.err.toStdString();
+}
+
+TEST(ViewerExecutable, AnUnknownGameExitsTwo) {
+  const ProcessRun r = run_viewer({QString::fromStdString(warlog::testing::sample_store().dir.string()),
+                            QStringLiteral("--game"), QStringLiteral("987654")});
+  EXPECT_EQ(r.exit_code, kExitUsage) << r.err.toStdString();
+  EXPECT_TRUE(r.err.contains(QStringLiteral("987654"))) << r.err.toStdString();
+}
+
+TEST(ViewerExecutable, HelpExitsZero) {
+  const ProcessRun r = run_viewer({QStringLiteral("--help")});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(r.out.contains(QStringLiteral("STORE")));
+}
+
+}  // namespace
+}  // namespace warlog::viewer

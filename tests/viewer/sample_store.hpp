@@ -1,0 +1,72 @@
+#pragma once
+// A store holding the bundled sample games, imported once per test program
+// through the replay facade, removed at exit. LMDB allows one open
+// environment per store per process, so each test opens the store itself
+// (open_sample_archive) and closes it when done.
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "warlog/replay/replay.hpp"
+
+namespace warlog::testing {
+
+struct SampleStore {
+  std::filesystem::path dir;
+  std::vector<core::GameId> games;  // in import order: the samples sorted by file name
+  core::GameId first_blood = 0;     // samples/games/spine_first_blood.wlog
+
+  SampleStore() {
+    bool found_first_blood = false;
+    dir = std::filesystem::temp_directory_path() / ("warlog-viewer-test-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    auto archive = replay::Archive::open(dir.string(), replay::Archive::Mode::ReadWrite);
+    if (!archive) throw std::runtime_error("creating the test store: " + archive.error().message);
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(WARLOG_SAMPLES_DIR) + "/games")) {
+      if (entry.path().extension() == ".wlog") files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) {
+      auto imported = archive->import_file(file.string(), {});
+      if (!imported) {
+        std::string why = file.string() + ": " + imported.error().error.message;
+        for (const auto& e : imported.error().notation_errors) why += "\n  " + e.to_string();
+        throw std::runtime_error("importing a sample: " + why);
+      }
+      games.push_back(imported->id);
+      if (file.filename() == "spine_first_blood.wlog") {
+        first_blood = imported->id;
+        found_first_blood = true;
+      }
+    }
+    if (games.empty()) throw std::runtime_error("no sample game under samples/games");
+    if (!found_first_blood) first_blood = games.front();
+  }
+  ~SampleStore() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+  SampleStore(const SampleStore&) = delete;
+  SampleStore& operator=(const SampleStore&) = delete;
+};
+
+inline const SampleStore& sample_store() {
+  static const SampleStore store;
+  return store;
+}
+
+inline replay::Archive open_sample_archive() {
+  auto archive = replay::Archive::open(sample_store().dir.string(), replay::Archive::Mode::ReadOnly);
+  if (!archive) throw std::runtime_error("opening the test store: " + archive.error().message);
+  return std::move(*archive);
+}
+
+}  // namespace warlog::testing

@@ -1,0 +1,49 @@
+// warlog-viewer STORE [--game ID] [--seq N]: opens a store's games, at a
+// moment when asked. Arguments and the store are checked before QApplication
+// exists (it needs a display), so bad input fails with one line, exit code 2.
+
+#include <QApplication>
+
+#include <cstdio>
+
+#include "game_list_model.hpp"
+#include "launch.hpp"
+#include "main_window.hpp"
+
+namespace {
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "warlog-viewer: %s\n", message.c_str());
+  return warlog::viewer::kExitUsage;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  using namespace warlog;
+  QCoreApplication::setApplicationName(QStringLiteral("warlog-viewer"));
+  QCoreApplication::setOrganizationName(QStringLiteral("warlog"));
+
+  QStringList args;
+  for (int i = 0; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
+  auto options = viewer::parse_launch_arguments(args);
+  if (!options) return fail(options.error().message);
+  if (options->help) {
+    std::fputs(viewer::launch_help_text().toLocal8Bit().constData(), stdout);
+    return 0;
+  }
+  auto archive = viewer::open_for_launch(*options);
+  if (!archive) return fail(archive.error().message);
+
+  QApplication app(argc, argv);
+  viewer::MainWindow window(std::move(*archive));
+  if (auto listed = window.load_games(); !listed) return fail(listed.error().message);
+  std::optional<core::GameId> game = options->game;
+  if (!game && !window.game_list_model()->games().empty()) game = window.game_list_model()->games().front().id;
+  if (game) {
+    if (auto opened = window.open_game(*game); !opened) return fail(opened.error().message);
+  }
+  if (options->seq && window.session()) window.session()->go_to(*options->seq);
+  window.show();
+  return QApplication::exec();
+}

@@ -1,0 +1,97 @@
+#include "findings_model.hpp"
+
+#include <QBrush>
+#include <QColor>
+
+#include "event_text.hpp"
+
+namespace warlog::viewer {
+
+namespace {
+
+QString str(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+QColor severity_colour(core::Severity s) {
+  switch (s) {
+    case core::Severity::Violation: return {0xb0, 0x1c, 0x1c};
+    case core::Severity::Warning: return {0x9a, 0x5b, 0x00};
+    case core::Severity::Note: return {0x40, 0x40, 0x40};
+  }
+  return {};
+}
+
+}  // namespace
+
+FindingsModel::FindingsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void FindingsModel::set_findings(std::vector<replay::LocatedFinding> findings, std::vector<core::SeatSetup> seats) {
+  beginResetModel();
+  findings_ = std::move(findings);
+  seats_ = std::move(seats);
+  endResetModel();
+}
+
+int FindingsModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(findings_.size());
+}
+
+int FindingsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant FindingsModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+  const replay::LocatedFinding& lf = findings_[static_cast<std::size_t>(index.row())];
+  const core::Finding& f = lf.finding;
+  switch (role) {
+    case SeqRole: return QVariant::fromValue<qulonglong>(f.seq);
+    case RuleIdRole: return str(f.rule_id);
+    case SeverityRole: return static_cast<int>(f.severity);
+    case Qt::ForegroundRole:
+      return index.column() == Severity ? QVariant(QBrush(severity_colour(f.severity))) : QVariant();
+    case Qt::ToolTipRole: {
+      const core::Rule* rule = core::find_rule(f.rule_id);
+      QString tip = str(f.rule_id) + QStringLiteral(" — ") + str(lf.citation);
+      if (rule) tip += QStringLiteral("\n") + str(rule->summary);
+      if (rule && !rule->ruling.empty()) tip += QStringLiteral("\n") + tr("Shaped by ruling %1").arg(str(rule->ruling));
+      return tip + QStringLiteral("\n\n") + QString::fromStdString(f.message);
+    }
+    case Qt::TextAlignmentRole:
+      if (index.column() == Seq || index.column() == Turn) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+      return {};
+    case Qt::DisplayRole:
+    case SortRole: break;
+    default: return {};
+  }
+  const bool sort = role == SortRole;
+  switch (static_cast<Column>(index.column())) {
+    case Seq: return QVariant::fromValue<qulonglong>(f.seq);
+    case Turn: return lf.turn;
+    case Phase: return sort ? QVariant(static_cast<int>(lf.phase)) : QVariant(QString::fromStdString(phase_title(lf.phase)));
+    case Seat: return lf.seat == core::kNoSeat ? QString() : QString::fromStdString(seat_name(seats_, lf.seat));
+    case Rule: return str(f.rule_id);
+    case Severity: return sort ? QVariant(static_cast<int>(f.severity)) : QVariant(str(core::to_string(f.severity)));
+    case Basis: return str(core::to_string(f.basis));
+    case Message: return QString::fromStdString(f.message);
+    case Citation: return str(lf.citation);
+    case ColumnCount: break;
+  }
+  return {};
+}
+
+QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
+  switch (static_cast<Column>(section)) {
+    case Seq: return tr("Seq");
+    case Turn: return tr("Turn");
+    case Phase: return tr("Phase");
+    case Seat: return tr("Seat");
+    case Rule: return tr("Rule");
+    case Severity: return tr("Severity");
+    case Basis: return tr("Basis");
+    case Message: return tr("Message");
+    case Citation: return tr("Citation");
+    case ColumnCount: break;
+  }
+  return {};
+}
+
+}  // namespace warlog::viewer

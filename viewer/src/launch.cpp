@@ -1,0 +1,108 @@
+#include "launch.hpp"
+
+#include <QCommandLineParser>
+#include <QRegularExpression>
+
+#include <fmt/format.h>
+
+namespace warlog::viewer {
+
+namespace {
+
+const QCommandLineOption& help_option() {
+  static const QCommandLineOption opt(QStringList{QStringLiteral("h"), QStringLiteral("help")},
+                                      QStringLiteral("Displays this help."));
+  return opt;
+}
+
+const QCommandLineOption& game_option() {
+  static const QCommandLineOption opt(QStringLiteral("game"), QStringLiteral("Open game ID."), QStringLiteral("ID"));
+  return opt;
+}
+
+const QCommandLineOption& seq_option() {
+  static const QCommandLineOption opt(QStringLiteral("seq"), QStringLiteral("Open at event N (needs --game)."),
+                                      QStringLiteral("N"));
+  return opt;
+}
+
+void describe(QCommandLineParser& parser) {
+  parser.setApplicationDescription(QStringLiteral(
+      "Replays the games of a warlog store: steps through events, shows the state and the findings.\n"
+      "Keys: Left/Right step, PgUp/PgDn phase, Home/End, Ctrl+G go to seq, F3 next finding.\n"
+      "Qt's own options (-platform ...) are not taken here: set QT_QPA_PLATFORM instead."));
+  // Not addHelpOption(): its --help-all offers Qt's options, which are not taken.
+  parser.addOption(help_option());
+  parser.addPositionalArgument(QStringLiteral("STORE"), QStringLiteral("The store directory (see `warlog import`)."));
+  parser.addOption(game_option());
+  parser.addOption(seq_option());
+}
+
+std::optional<std::uint64_t> parse_number(const QString& text) {
+  bool ok = false;
+  const qulonglong n = text.toULongLong(&ok);
+  if (!ok) return std::nullopt;
+  return n;
+}
+
+}  // namespace
+
+QString launch_help_text() {
+  QCommandLineParser parser;
+  describe(parser);
+  // The parser names the program after QCoreApplication's argv[0], and
+  // "<executable_name>" before one exists, which is the case in main().
+  return parser.helpText().replace(QRegularExpression(QStringLiteral("^Usage: \\S+")),
+                                   QStringLiteral("Usage: warlog-viewer"));
+}
+
+Expected<LaunchOptions> parse_launch_arguments(const QStringList& args) {
+  QCommandLineParser parser;
+  describe(parser);
+  if (!parser.parse(args)) return make_error(ErrorCode::InvalidArgument, parser.errorText().toStdString() + " (try --help)");
+  LaunchOptions out;
+  if (parser.isSet(help_option())) {
+    out.help = true;
+    return out;
+  }
+  const QStringList positional = parser.positionalArguments();
+  if (positional.size() != 1) return make_error(ErrorCode::InvalidArgument, "expected one STORE path (try --help)");
+  out.store = positional.front().toStdString();
+  if (parser.isSet(game_option())) {
+    out.game = parse_number(parser.value(game_option()));
+    if (!out.game) {
+      return make_error(ErrorCode::InvalidArgument,
+                        "--game expects a game id, got '" + parser.value(game_option()).toStdString() + "'");
+    }
+  }
+  if (parser.isSet(seq_option())) {
+    if (!out.game) return make_error(ErrorCode::InvalidArgument, "--seq needs --game");
+    out.seq = parse_number(parser.value(seq_option()));
+    if (!out.seq) {
+      return make_error(ErrorCode::InvalidArgument,
+                        "--seq expects an event number, got '" + parser.value(seq_option()).toStdString() + "'");
+    }
+  }
+  return out;
+}
+
+Expected<replay::Archive> open_for_launch(const LaunchOptions& options) {
+  auto archive = replay::Archive::open(options.store, replay::Archive::Mode::ReadOnly);
+  if (!archive) {
+    return make_error(archive.error().code,
+                      fmt::format("cannot open store '{}': {}", options.store, archive.error().message));
+  }
+  if (options.game) {
+    auto summary = archive->game(*options.game);
+    if (!summary) return tl::unexpected(summary.error());
+    // Seqs run 0..events-1 in a game's stream.
+    if (options.seq && *options.seq >= summary->events) {
+      return make_error(ErrorCode::NotFound, fmt::format("game {} has no event {} (its events are 0..{})",
+                                                         *options.game, *options.seq,
+                                                         summary->events == 0 ? 0 : summary->events - 1));
+    }
+  }
+  return archive;
+}
+
+}  // namespace warlog::viewer

@@ -1,0 +1,35 @@
+#pragma once
+// The command line of warlog-viewer, checked before any window exists: a bad
+// argument, a missing store or an unknown game is one line and exit code 2,
+// even without a display.
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <string>
+
+#include "warlog/replay/replay.hpp"
+
+namespace warlog::viewer {
+
+inline constexpr int kExitUsage = 2;
+
+struct LaunchOptions {
+  std::string store;
+  std::optional<core::GameId> game;
+  std::optional<core::Seq> seq;
+  bool help = false;  // print help_text() and exit 0
+};
+
+// `args` as QCoreApplication would see them (program name first).
+// Errors: InvalidArgument, the message says what and suggests --help.
+[[nodiscard]] Expected<LaunchOptions> parse_launch_arguments(const QStringList& args);
+[[nodiscard]] QString launch_help_text();
+
+// Opens the store read-only and checks that the game and the event exist.
+// Errors: NotFound "cannot open store 'PATH': ...", "game N does not exist",
+// "game N has no event M ..."; the facade's otherwise.
+[[nodiscard]] Expected<replay::Archive> open_for_launch(const LaunchOptions& options);
+
+}  // namespace warlog::viewer
