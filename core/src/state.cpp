@@ -119,8 +119,11 @@ std::string to_text(const GameState& s) {
        s.active == kNoSeat ? 0 : s.active + 1, s.leader == kNoSeat ? 0 : s.leader + 1);
   line("warfare: charge {} declined {} charger {} last_morale {}", s.charge_declared, s.charge_declined,
        s.charger == kNoSeat ? 0 : s.charger + 1, s.last_combat_morale);
-  line("end: final_turn {} winner {} victory {}", s.final_turn, s.winner == kNoSeat ? 0 : s.winner + 1,
-       s.victory ? static_cast<int>(*s.victory) : -1);
+  line("shotte: {} shots, alternation broken {}; charge defenders struck {}, vacated {}", s.shotte_seats.size(),
+       s.shotte_alternation_broken, s.defenders_struck.size(), s.vacated_this_charge.size());
+  line("end: final_turn {} territory {} winner {} victory {} decided_at {} checked {}", s.final_turn,
+       s.final_territory, s.winner == kNoSeat ? 0 : s.winner + 1, s.victory ? static_cast<int>(*s.victory) : -1,
+       s.decided_at ? static_cast<long long>(*s.decided_at) : -1LL, s.win_checked_this_turn);
   for (std::size_t i = 0; i < s.seats.size(); ++i) {
     const SeatState& seat = s.seats[i];
     line("seat {}: {} ({}) registered {}", i + 1, seat.player, to_string(seat.allegiance), seat.registered);
@@ -134,6 +137,12 @@ std::string to_text(const GameState& s) {
     line("  turn: drawn {} foraged {} returned {} stocked {} mustered {} favor_until {} owed_discards {}",
          seat.drawn_this_turn, seat.foraged_this_turn, seat.returned_this_turn, seat.gambit_stocked_this_turn,
          seat.mustered_this_turn, seat.local_favor_until_turn, seat.cards_owed_discard);
+    line("  attrition: recovery_spent {} paid {} rabble {} turncoat_draws {}", seat.recovery_spent,
+         seat.provisions_paid_this_turn, seat.rabble_side, seat.turncoat_draws);
+    pile_text(out, "turncoat offer", seat.turncoat_offer);
+    for (const WageDue& w : seat.wages_due) {
+      line("  wages due: {} from {}{}", w.card, to_string(w.space), w.unburrowed ? " (un-Burrowed)" : "");
+    }
   }
   for (std::size_t i = 0; i < s.grid.size(); ++i) {
     if (!s.grid[i]) continue;

@@ -302,6 +302,15 @@ class Battle {
   core::Seat leader_ = 0;
 };
 
+// Deploys in turn 2 (and 3 when more than two cards a side), then starts the
+// battle turn: Morale Check, both quiet Muster parts, the Warfare Phase.
+inline Battle battle_turn(const std::vector<Placement>& ana, const std::vector<Placement>& bo, Table t = {},
+                          core::Ruleset r = {}) {
+  Battle b(std::move(t), std::move(r));
+  b.face_off(ana, bo).turn().musters().warfare();
+  return b;
+}
+
 // --- Assertions --------------------------------------------------------------
 
 // Exactly one finding of `rule`, at `seq`, whose message contains `words`.

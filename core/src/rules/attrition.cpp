@@ -3,6 +3,7 @@
 // failing to pay, Shocked), 4. Territory Threshold, End of Turn.
 
 #include <algorithm>
+#include <variant>
 #include <fmt/format.h>
 
 #include "rule_ids.hpp"
@@ -210,6 +211,7 @@ void on(const Step& st, const CardsDiscarded& d) {
   SeatState* seat = st.actor();
   if (seat == nullptr) return;
   for (const std::string& card : d.cards) {
+    if (st.card(card) == nullptr) continue;  // an unknown card is named as such, not as a zone error
     if (st.take(seat->hand, card, "hand")) {
       add(seat->discard, card);
       if (seat->cards_owed_discard > 0) --seat->cards_owed_discard;
@@ -262,6 +264,16 @@ void end_of_turn(const Step& st) {
       s.winner = sides[0] > sides[1] ? Seat{0} : sides[1] > sides[0] ? Seat{1} : s.leader;
       s.victory = Victory::Attrition;
       s.decided_at = st.ev.seq;
+      // Derived at a TurnStarted: the log plays a turn the rules do not
+      // grant. Report it here, once, under this rule rather than as a
+      // generic LOG.result on the next event.
+      if (std::holds_alternative<TurnStarted>(st.ev.payload)) {
+        st.report(rule_id::kAttritionVictory,
+                  fmt::format("turn {} starts after the final turn: the game ended in an Attrition Victory for {} "
+                              "('{}' neither Controlled nor below its Threshold; sides {} to {})",
+                              st.ev.turn, st.player(s.winner), t.card, sides[0], sides[1]));
+        s.play_after_end_reported = true;
+      }
       return;
     }
   }

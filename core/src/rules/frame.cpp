@@ -217,6 +217,13 @@ void on(const Step& st, const GameEnded& g) {
       st.report(rule_id::kResult, fmt::format("recorded {} for {}, but the rules give {} to {}", name(g.victory),
                                               st.player(g.winner), name(*s.victory), st.player(s.winner)));
     }
+  } else if (g.victory == Victory::Attrition && s.final_turn != 0) {
+    // Attrition › 4: the Threshold gives both players a final turn first.
+    st.report(rule_id::kThreshold, fmt::format("recorded an Attrition Victory for {} before the final turn {} was "
+                                               "played",
+                                               st.player(g.winner), s.final_turn));
+    s.winner = g.winner;
+    s.victory = g.victory;
   } else {
     if (g.victory == Victory::Supremacy || g.victory == Victory::Attrition) {
       st.report(rule_id::kResult, fmt::format("recorded {} for {}, but the rules derive no victory here",

@@ -21,10 +21,12 @@ void on(const Step& st, const CardsDrawn& d) {
     ++seat->drawn_this_turn;
     // Deck Construction › Turncoat (parked): a draw of the opponent's
     // allegiance may be taken by the opponent; its drawer draws one more.
-    if (st.ctx.rules.turncoat && c->faction == st.s.seats[other_seat(st.ev.seat)].allegiance &&
-        c->faction != seat->allegiance) {
+    // The offer is recorded even with the rule parked, so that an opponent
+    // playing it is reported as the parked rule (DECK.turncoat), not as a
+    // card out of nowhere.
+    if (c->faction == st.s.seats[other_seat(st.ev.seat)].allegiance && c->faction != seat->allegiance) {
       add(seat->turncoat_offer, name);
-      ++seat->turncoat_draws;
+      if (st.ctx.rules.turncoat) ++seat->turncoat_draws;
     }
   }
   const int want = st.ctx.rules.draw_per_turn + seat->turncoat_draws;

@@ -171,7 +171,10 @@ void on(const Step& st, const ShotteFired& f) {
     const bool other_could_fire = has_eligible_shooter(s, other_seat(x), st.ctx.catalog);
     const bool next_fired = std::find(s.shotte_seats.begin(), s.shotte_seats.end(), other_seat(s.leader)) !=
                             s.shotte_seats.end();
-    if (x == s.leader && next_fired && (s.shotte_alternation_broken || (prev == x && other_could_fire))) {
+    // Alternating fire starts with the leader, like the blocks do.
+    const bool next_started = s.shotte_seats.front() != s.leader;
+    if (x == s.leader && next_fired &&
+        (next_started || s.shotte_alternation_broken || (prev == x && other_could_fire))) {
       st.report(rule_id::kShotteOrder, fmt::format("{} fires again after {} fired, outside alternating fire",
                                                    st.player(x), st.player(other_seat(x))));
     }
@@ -243,7 +246,10 @@ void on(const Step& st, const LocalFavorUsed& u) {
   SeatState* seat = st.actor();
   if (seat == nullptr) return;
   const std::uint16_t until = seat->local_favor_until_turn;
-  const bool live = until != 0 && (st.s.turn < until || (st.s.turn == until && st.s.phase == Phase::Muster));
+  // It ends with the holder's own Muster part, not with the opponent's.
+  const bool own_muster_over = seat->mustered_this_turn && st.s.active != st.ev.seat;
+  const bool live = until != 0 && (st.s.turn < until ||
+                                   (st.s.turn == until && st.s.phase == Phase::Muster && !own_muster_over));
   if (!live) {
     st.report(rule_id::kLocalFavor, fmt::format("{} uses Local Favor ('{}') without holding it", seat->player,
                                                 u.option));
@@ -262,7 +268,7 @@ void on(const Step& st, const CombatResolved& c) {
   }
   Troop* attacker = st.troop_at(c.troop);
   if (attacker == nullptr) return;
-  if (attacker->owner != s.charger) {
+  if (s.charge_declared && attacker->owner != s.charger) {
     st.report(rule_id::kCombatResolver, fmt::format("'{}' on {} leads a combat but belongs to {}, not the charger",
                                                     attacker->card, to_string(c.troop), st.player(attacker->owner)));
   }
@@ -314,7 +320,8 @@ void on(const Step& st, const CombatResolved& c) {
   std::vector<Space> defeated;
   for (const auto& [sp, dmg] : damage) hit(st, sp, dmg, defeated);
   for (Space sp : defeated) {
-    s.vacated_this_charge.push_back(sp);
+    // Only an enemy's emptied space is barred to the charger's victors.
+    if (s.at(sp) && s.at(sp)->owner != s.charger) s.vacated_this_charge.push_back(sp);
     defeat(st, sp);
   }
 }
@@ -366,6 +373,10 @@ void post_combat_move(const Step& st, const TroopMoved& m) {
   if (t == nullptr) return;
   if (!s.charge_declared) {
     st.report(rule_id::kCombatPostMove, fmt::format("'{}' moves in the Warfare Phase without a Charge", t->card));
+  } else if (st.ev.seat != s.charger) {
+    st.report(rule_id::kCombatPostMove, fmt::format("{} moves '{}' after {}'s Charge: only the charger's Troops move "
+                                                    "after combat",
+                                                    st.player(st.ev.seat), t->card, st.player(s.charger)));
   } else if (!adjacent_enemies(s, m.from, t->owner, true).empty()) {
     st.report(rule_id::kCombatPostMove, fmt::format("'{}' on {} moves while adjacent to an enemy Troop", t->card,
                                                     to_string(m.from)));
