@@ -95,6 +95,27 @@ std::string encode_game_meta(const GameMeta& m) {
   return out;
 }
 
+core::Digest game_identity(const core::GameCreated& g) {
+  std::string out = "warlog.game-identity.1";
+  for (const std::string* s : {&g.title, &g.date, &g.ruleset_hash, &g.catalog_hash}) {
+    put_str(out, *s);
+  }
+  put_u32(out, static_cast<std::uint32_t>(g.seats.size()));
+  for (const auto& seat : g.seats) {
+    put_str(out, seat.player);
+    out.push_back(static_cast<char>(seat.allegiance));
+  }
+  put_u32(out, static_cast<std::uint32_t>(g.territories.size()));
+  for (const auto& t : g.territories) {
+    put_str(out, t.card);
+    out.push_back(static_cast<char>(t.space.col));
+    out.push_back(static_cast<char>(t.space.row));
+  }
+  out.push_back(static_cast<char>(g.cols));
+  out.push_back(static_cast<char>(g.rows));
+  return core::blake2b(out);
+}
+
 Expected<GameMeta> decode_game_meta(std::string_view bytes) {
   auto corrupt = [&](std::string_view what) {
     return make_error(ErrorCode::DataLoss,

@@ -21,15 +21,6 @@ bool is_game_created(const core::Event& ev) {
   return std::holds_alternative<core::GameCreated>(ev.payload);
 }
 
-// The identity of a game: BLAKE2b-256 of its GameCreated encoded as if it
-// were game 0, seq 0, so the same game imported twice hashes the same.
-core::Digest identity_of(const core::Event& created) {
-  core::Event ev = created;
-  ev.game = 0;
-  ev.seq = 0;
-  return core::blake2b(events::encode_event(ev, core::Digest{}));
-}
-
 // The id of the last game, 0 for none.
 Expected<core::GameId> last_game_id(WriteTxn& w) {
   auto cursor = lmdb::Cursor::open(w.txn.handle(), w.s.dbi.games);
@@ -115,7 +106,7 @@ Expected<core::GameId> Store::import_game(std::span<const core::Event> events,
     }
   }
   const auto& created = std::get<core::GameCreated>(events[0].payload);
-  const core::Digest identity = identity_of(events[0]);
+  const core::Digest identity = game_identity(created);
 
   return detail::with_write_txn<core::GameId>(
       *shared_, durability, [&](WriteTxn& w) -> Expected<core::GameId> {

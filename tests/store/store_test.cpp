@@ -118,6 +118,38 @@ TEST(StoreImport, ReimportingTheSameGameIsAConflictAndWritesNothing) {
   EXPECT_EQ(store.import_game(make_game("Other", 1)).value(), 2u);
 }
 
+TEST(StoreImport, SameTitleOnAnotherDateIsAnotherGame) {
+  TempDir dir;
+  auto store = open_store(dir.store());
+  ASSERT_TRUE(store.import_game(make_game("Weekly", 3)));
+  auto next_week = make_game("Weekly", 3);
+  std::get<core::GameCreated>(next_week[0].payload).date = "2026-03-21";
+  EXPECT_EQ(store.import_game(next_week).value(), 2u);
+}
+
+TEST(StoreImport, IdentityCoversEverySetupFieldButNotTheHeader) {
+  const auto base = make_game("Id", 0)[0];
+  const auto& g = std::get<core::GameCreated>(base.payload);
+  const core::Digest id = game_identity(g);
+  auto changed = [&](auto edit) {
+    core::GameCreated c = g;
+    edit(c);
+    return game_identity(c) != id;
+  };
+  EXPECT_TRUE(changed([](core::GameCreated& c) { c.title += "!"; }));
+  EXPECT_TRUE(changed([](core::GameCreated& c) { c.ruleset_hash[0] = 'b'; }));
+  EXPECT_TRUE(changed([](core::GameCreated& c) { c.catalog_hash[0] = 'b'; }));
+  EXPECT_TRUE(changed([](core::GameCreated& c) { c.seats[1].player = "Cy"; }));
+  EXPECT_TRUE(changed([](core::GameCreated& c) { c.seats[0].allegiance = core::Allegiance::Weald; }));
+  EXPECT_TRUE(changed([](core::GameCreated& c) { c.territories[0].space.row = 2; }));
+  EXPECT_TRUE(changed([](core::GameCreated& c) { c.rows = 6; }));
+  // "ab" + "c" and "a" + "bc" must not collide: strings are length-prefixed.
+  EXPECT_TRUE(changed([](core::GameCreated& c) {
+    c.title = "Id" + c.date.substr(0, 1);
+    c.date = c.date.substr(1);
+  }));
+}
+
 TEST(StoreImport, UnknownGameIsNotFoundInOneLine) {
   TempDir dir;
   auto store = open_store(dir.store());

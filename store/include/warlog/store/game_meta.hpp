@@ -24,7 +24,7 @@ struct GameMeta {
   core::GameId id = 0;
   core::Seq event_count = 0;  // the next seq to append
   core::Digest head{};        // chain hash of the last event; all zero when empty
-  core::Digest identity{};    // BLAKE2b-256 of GameCreated encoded with game 0 (identity db)
+  core::Digest identity{};    // game_identity(GameCreated): the identity db's key
   // Copied from GameCreated.
   std::string title;
   std::string date;
@@ -36,6 +36,13 @@ struct GameMeta {
 };
 
 inline constexpr std::uint8_t kGameMetaVersion = 1;
+
+// What makes two imports the same game: BLAKE2b-256 over a canonical
+// encoding of GameCreated (the tag "warlog.game-identity.1", then title, date,
+// ruleset_hash, catalog_hash, seats, territories, cols, rows; encoded as
+// above). Deliberately not the Cap'n Proto bytes: the schema grows, and a
+// field added to GameCreated must not make an old game look new.
+[[nodiscard]] core::Digest game_identity(const core::GameCreated& g);
 
 [[nodiscard]] std::string encode_game_meta(const GameMeta& m);
 // Errors: DataLoss for truncated or malformed bytes; Unsupported for a newer

@@ -6,7 +6,7 @@
 //   database     key                                   value
 //   games        game u64                              GameMeta (game_meta.hpp)
 //   events       game u64 ‖ seq u64        (16 bytes)  packed Cap'n Proto event
-//   identity     BLAKE2b-256 of GameCreated (32 bytes) game u64
+//   identity     game_identity(GameCreated) (32 bytes) game u64
 //   blobs        kind u8 ‖ BLAKE2b-256     (33 bytes)  the blob's bytes
 //   snapshots    game u64 ‖ seq u64 ‖ ruleset hash     (reserved, empty)
 //   annotations  game u64 ‖ seq u64 ‖ n u32            (reserved, empty)
