@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
       "  warlog audit                            audit every game, findings with rule citations\n"
       "  warlog audit --game 1 --format json     one game, machine-readable\n"
       "  warlog verify                           check every game's hash chain\n"
+      "  warlog rule-diff --candidate new.toml   which games a rule change affects, and where\n"
       "  warlog rules                            list every rule the engine enforces\n"
       "Run 'warlog VERB --help' for a verb's options.");
 
@@ -42,8 +43,27 @@ int main(int argc, char** argv) {
   audit->add_option("--game", opts.games, "Game id(s) to audit (default: all)");
   audit->add_option("--ruleset", opts.ruleset, "Audit under this ruleset TOML instead of the recorded one");
   audit->add_option("--catalog", opts.catalog, "Audit under this catalog CSV instead of the recorded one");
-  audit->add_option("--format", opts.format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  audit->footer("Exit 0 when no game has a violation, 1 when any has, 2 on error.");
+  audit->add_option("--format", opts.format, "text, json or junit (one test case per game)")
+      ->check(CLI::IsMember({"text", "json", "junit"}));
+  audit->add_option("--jobs,-j", opts.jobs, "Threads (default: one per core)");
+  audit->add_option("--shard", opts.shard, "Only games whose id % N == K, as K/N: one machine's share");
+  audit->footer("Exit 0 when no game has a violation, 1 when any has, 2 on error.\n"
+                "A progress line with rate and ETA is shown when stderr is a terminal.");
+
+  CLI::App* diff = app.add_subcommand("rule-diff", "Re-audit games under a changed ruleset or card list: what changes");
+  add_store(diff);
+  diff->add_option("--base", opts.base_ruleset, "Ruleset TOML to compare from (default: each game's recorded one)");
+  diff->add_option("--candidate", opts.candidate_ruleset, "Ruleset TOML to compare to (default: recorded)");
+  diff->add_option("--base-catalog", opts.base_catalog, "Card catalog CSV to compare from (default: recorded)");
+  diff->add_option("--candidate-catalog", opts.candidate_catalog, "Card catalog CSV to compare to (default: recorded)");
+  diff->add_option("--game", opts.games, "Game id(s) (default: all)");
+  diff->add_option("--format", opts.format, "text, json or junit")->check(CLI::IsMember({"text", "json", "junit"}));
+  diff->add_option("--jobs,-j", opts.jobs, "Threads (default: one per core)");
+  diff->add_option("--shard", opts.shard, "Only games whose id % N == K, as K/N");
+  diff->footer("For each changed game: the first divergent event (seq, turn, phase) and what differs in the state\n"
+               "there, the outcome before and after, findings added (+) and removed (-).\n"
+               "Example: warlog rule-diff --candidate my_change.toml\n"
+               "Exit 0 when no game changes, 1 when any does, 2 on error.");
 
   CLI::App* verify = app.add_subcommand("verify", "Walk each game's hash chain and report the first broken link");
   add_store(verify);
@@ -79,6 +99,7 @@ int main(int argc, char** argv) {
     if (*verify) return run_verify(opts);
     if (*list) return run_list(opts);
     if (*rules) return run_rules(opts);
+    if (*diff) return run_rule_diff(opts);
     if (*exp) return run_export(opts);
   } catch (const std::exception& e) {
     // Only a bug in warlog gets here: say so in one line, never a trace.

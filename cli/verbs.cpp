@@ -1,5 +1,7 @@
 #include "verbs.hpp"
 
+#include "common.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -11,29 +13,7 @@
 
 namespace warlog::cli {
 
-namespace {
-
 using replay::Archive;
-
-void error_line(const Error& e) { fmt::print(stderr, "warlog: {}\n", e.message); }
-
-std::string store_path(const Options& o) { return o.store.empty() ? replay::default_store_path() : o.store; }
-
-Expected<Archive> open_archive(const Options& o, Archive::Mode mode) {
-  return Archive::open(store_path(o), mode);
-}
-
-// The games a verb works on: --game ids, else every game in the store.
-Expected<std::vector<core::GameId>> selected_games(const Archive& a, const Options& o) {
-  if (!o.games.empty()) return std::vector<core::GameId>(o.games.begin(), o.games.end());
-  auto all = a.games();
-  if (!all) return tl::unexpected(all.error());
-  std::vector<core::GameId> ids;
-  for (const auto& g : *all) ids.push_back(g.id);
-  return ids;
-}
-
-}  // namespace
 
 int run_import(const Options& o) {
   auto archive = open_archive(o, Archive::Mode::ReadWrite);
@@ -62,64 +42,6 @@ int run_import(const Options& o) {
     fmt::print("imported {} as game {} ({} events)\n", file, r->id, r->events);
   }
   return rc;
-}
-
-int run_audit(const Options& o) {
-  auto archive = open_archive(o, Archive::Mode::ReadOnly);
-  if (!archive) {
-    error_line(archive.error());
-    return kExitError;
-  }
-  replay::AuditOptions ao;
-  if (!o.ruleset.empty()) {
-    auto r = core::load_ruleset(o.ruleset);
-    if (!r) {
-      error_line(r.error());
-      return kExitError;
-    }
-    ao.ruleset = std::move(*r);
-  }
-  if (!o.catalog.empty()) {
-    auto c = core::load_catalog(o.catalog);
-    if (!c) {
-      error_line(c.error());
-      return kExitError;
-    }
-    ao.catalog = std::move(*c);
-  }
-  auto ids = selected_games(*archive, o);
-  if (!ids) {
-    error_line(ids.error());
-    return kExitError;
-  }
-  const bool json = o.format == "json";
-  nlohmann::json out = nlohmann::json::array();
-  std::size_t violations = 0, warnings = 0, events = 0, errors = 0;
-  for (core::GameId id : *ids) {
-    auto audit = archive->audit(id, ao);
-    if (!audit) {
-      ++errors;
-      error_line(audit.error());
-      continue;
-    }
-    events += audit->game.events;
-    violations += audit->violations();
-    for (const auto& f : audit->findings) warnings += f.finding.severity != core::Severity::Violation;
-    if (json) {
-      out.push_back(replay::audit_json(*audit));
-      continue;
-    }
-    fmt::print("{}", replay::audit_text(*audit));
-  }
-  if (json) {
-    fmt::print("{}\n", out.dump(2));
-  } else {
-    fmt::print("summary: {} game{}, {} events, {} violation{}, {} other finding{}{}\n", ids->size(),
-               ids->size() == 1 ? "" : "s", events, violations, violations == 1 ? "" : "s", warnings,
-               warnings == 1 ? "" : "s", errors ? fmt::format(", {} game(s) could not be audited", errors) : "");
-  }
-  if (errors) return kExitError;
-  return violations ? kExitViolations : kExitClean;
 }
 
 int run_verify(const Options& o) {

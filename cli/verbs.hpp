@@ -19,6 +19,12 @@ struct Options {
   std::string catalog;
   std::string ruleset;
   std::string format = "text";
+  unsigned jobs = 0;  // threads; 0: one per core
+  std::uint64_t shard_index = 0;  // --shard K/N
+  std::uint64_t shard_count = 0;
+  std::string shard;              // as typed, parsed into the two above
+  // rule-diff
+  std::string base_ruleset, candidate_ruleset, base_catalog, candidate_catalog;
 };
 
 int run_import(const Options& o);
@@ -27,5 +33,6 @@ int run_verify(const Options& o);
 int run_list(const Options& o);
 int run_rules(const Options& o);
 int run_export(const Options& o);
+int run_rule_diff(const Options& o);
 
 }  // namespace warlog::cli

@@ -115,6 +115,14 @@ class Game {
 // Taken cards: a multiset draw from a pile, weighted by count.
 [[nodiscard]] std::string draw_from(Rng& rng, const CardPile& pile);
 
+// Failing to pay a Gambit or a defeated un-Burrowed Troop costs a discard
+// from hand (Attrition › 3); with an empty hand the owner could not make it.
+// True when this turn's supply (less recovery) pays every such card plus
+// `extra_cost`, or, when `hand_counts`, the hand holds a discard for each of
+// them plus `extra_items`.
+[[nodiscard]] bool discards_covered(const Game& g, Seat seat, int extra_cost, int extra_items, bool hand_counts);
+[[nodiscard]] int hand_size(const SeatState& seat);
+
 // The players, one per part of a turn (generate_muster.cpp, ...).
 void play_muster(Game& g, Seat seat);
 void play_warfare(Game& g);

@@ -4,11 +4,14 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <regex>
 #include <sstream>
 
 #include "warlog/core/hash.hpp"
 #include "warlog/store/store.hpp"
+#include "context.hpp"
 
 namespace warlog::replay {
 
@@ -66,8 +69,36 @@ Expected<std::string> blob(const store::Store& st, store::BlobKind kind, const s
 
 }  // namespace
 
+Expected<ResolvedContext> resolve_context(const Archive& archive, const store::GameMeta& meta,
+                                          const AuditOptions& options) {
+  ResolvedContext out;
+  if (options.catalog) {
+    out.catalog = &*options.catalog;
+  } else {
+    auto c = archive.catalog_by_hash(meta.catalog_hash);
+    if (!c) return tl::unexpected(Error{c.error().code, fmt::format("game {}: {}", meta.id, c.error().message)});
+    out.keep_catalog = *c;
+    out.catalog = out.keep_catalog.get();
+  }
+  if (options.ruleset) {
+    out.ruleset = &*options.ruleset;
+  } else {
+    auto r = archive.ruleset_by_hash(meta.ruleset_hash);
+    if (!r) return tl::unexpected(Error{r.error().code, fmt::format("game {}: {}", meta.id, r.error().message)});
+    out.keep_ruleset = *r;
+    out.ruleset = out.keep_ruleset.get();
+  }
+  return out;
+}
+
+struct Archive::Cache {
+  std::mutex mutex;
+  std::map<std::string, std::shared_ptr<const core::Catalog>> catalogs;
+  std::map<std::string, std::shared_ptr<const core::Ruleset>> rulesets;
+};
+
 Archive::Archive(std::string path, std::unique_ptr<store::Store> store)
-    : path_(std::move(path)), store_(std::move(store)) {}
+    : path_(std::move(path)), store_(std::move(store)), cache_(std::make_unique<Cache>()) {}
 Archive::Archive(Archive&&) noexcept = default;
 Archive& Archive::operator=(Archive&&) noexcept = default;
 Archive::~Archive() = default;
@@ -181,24 +212,48 @@ Expected<std::vector<core::Event>> Archive::events(core::GameId id) const {
   return out;
 }
 
-Expected<core::Catalog> Archive::catalog_of(core::GameId id) const {
-  auto g = game(id);
-  if (!g) return tl::unexpected(g.error());
-  auto bytes = blob(*store_, store::BlobKind::Catalog, g->catalog_hash, "card catalog");
+Expected<std::shared_ptr<const core::Catalog>> Archive::catalog_by_hash(const std::string& hex) const {
+  {
+    std::lock_guard lock(cache_->mutex);
+    if (auto it = cache_->catalogs.find(hex); it != cache_->catalogs.end()) return it->second;
+  }
+  auto bytes = blob(*store_, store::BlobKind::Catalog, hex, "card catalog");
   if (!bytes) return tl::unexpected(bytes.error());
   auto c = core::parse_catalog_csv(*bytes);
   if (!c) return make_error(ErrorCode::DataLoss, "stored catalog does not parse: " + c.error().message);
-  return c;
+  auto shared = std::make_shared<const core::Catalog>(std::move(*c));
+  std::lock_guard lock(cache_->mutex);
+  return cache_->catalogs.emplace(hex, std::move(shared)).first->second;
+}
+
+Expected<std::shared_ptr<const core::Ruleset>> Archive::ruleset_by_hash(const std::string& hex) const {
+  {
+    std::lock_guard lock(cache_->mutex);
+    if (auto it = cache_->rulesets.find(hex); it != cache_->rulesets.end()) return it->second;
+  }
+  auto bytes = blob(*store_, store::BlobKind::Ruleset, hex, "ruleset");
+  if (!bytes) return tl::unexpected(bytes.error());
+  auto r = core::parse_ruleset_toml(*bytes);
+  if (!r) return make_error(ErrorCode::DataLoss, "stored ruleset does not parse: " + r.error().message);
+  auto shared = std::make_shared<const core::Ruleset>(std::move(*r));
+  std::lock_guard lock(cache_->mutex);
+  return cache_->rulesets.emplace(hex, std::move(shared)).first->second;
+}
+
+Expected<core::Catalog> Archive::catalog_of(core::GameId id) const {
+  auto g = game(id);
+  if (!g) return tl::unexpected(g.error());
+  auto c = catalog_by_hash(g->catalog_hash);
+  if (!c) return tl::unexpected(c.error());
+  return **c;
 }
 
 Expected<core::Ruleset> Archive::ruleset_of(core::GameId id) const {
   auto g = game(id);
   if (!g) return tl::unexpected(g.error());
-  auto bytes = blob(*store_, store::BlobKind::Ruleset, g->ruleset_hash, "ruleset");
-  if (!bytes) return tl::unexpected(bytes.error());
-  auto r = core::parse_ruleset_toml(*bytes);
-  if (!r) return make_error(ErrorCode::DataLoss, "stored ruleset does not parse: " + r.error().message);
-  return r;
+  auto r = ruleset_by_hash(g->ruleset_hash);
+  if (!r) return tl::unexpected(r.error());
+  return **r;
 }
 
 Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options) const {
@@ -207,18 +262,10 @@ Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options)
   auto meta = reader->game(id);
   if (!meta) return tl::unexpected(meta.error());
 
-  std::optional<core::Catalog> catalog = options.catalog;
-  if (!catalog) {
-    auto c = catalog_of(id);
-    if (!c) return tl::unexpected(c.error());
-    catalog = std::move(*c);
-  }
-  std::optional<core::Ruleset> ruleset = options.ruleset;
-  if (!ruleset) {
-    auto r = ruleset_of(id);
-    if (!r) return tl::unexpected(r.error());
-    ruleset = std::move(*r);
-  }
+  auto resolved = resolve_context(*this, *meta, options);
+  if (!resolved) return tl::unexpected(resolved.error());
+  const core::Catalog* catalog = resolved->catalog;
+  const core::Ruleset* ruleset = resolved->ruleset;
 
   GameAudit audit;
   audit.game = summary_of(*meta);

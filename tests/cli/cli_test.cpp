@@ -156,6 +156,46 @@ TEST(Cli, ExportReimportsAsTheSameEvents) {
   EXPECT_EQ(again.out, exported.out);
 }
 
+TEST(Cli, AuditAsJunitHasOneTestCasePerGame) {
+  testing::TempDir dir;
+  const std::string store = "--store " + dir.store();
+  ASSERT_EQ(run("import " + store + " " + kSample).code, 0);
+  const CliRun r = run("audit " + store + " --format junit --jobs 2");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("<testsuites name=\"warlog audit\" tests=\"1\" failures=\"1\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("<testcase classname=\"warlog\" name=\"game 1: First blood at the Old Mill\">"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("<failure type=\"violation\""), std::string::npos) << r.out;
+}
+
+TEST(Cli, AShardIsAGameFilter) {
+  testing::TempDir dir;
+  const std::string store = "--store " + dir.store();
+  ASSERT_EQ(run("import " + store + " " + kSample).code, 0);  // game 1
+  EXPECT_NE(run("audit " + store + " --shard 1/2").out.find("game 1 "), std::string::npos);
+  const CliRun other = run("audit " + store + " --shard 0/2");
+  EXPECT_EQ(other.code, 0) << other.out;
+  EXPECT_NE(other.out.find("summary: 0 games"), std::string::npos) << other.out;
+  EXPECT_EQ(run("audit " + store + " --shard 2/2").code, 2);
+  EXPECT_EQ(run("audit " + store + " --shard x").code, 2);
+}
+
+TEST(Cli, RuleDiffReportsTheGamesARuleChangeAffects) {
+  testing::TempDir dir;
+  const std::string store = "--store " + dir.store();
+  ASSERT_EQ(run("import " + store + " " + kSample).code, 0);
+  const std::string same = run("rule-diff " + store).out;
+  EXPECT_NE(same.find("1 game compared, 0 changed"), std::string::npos) << same;
+  const std::string toml = (dir.path() / "three.toml").string();
+  std::ofstream(toml) << "[muster]\ndraw_per_turn = 3\n";
+  const CliRun r = run("rule-diff " + store + " --candidate " + toml);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("first divergence: seq"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("- seq   27 MUS-a.draw"), std::string::npos) << r.out;
+  const CliRun j = run("rule-diff " + store + " --candidate " + toml + " --format json");
+  EXPECT_NE(j.out.find("\"outcomes_flipped\": 0"), std::string::npos) << j.out;
+}
+
 TEST(Cli, RulesListsEveryRuleWithItsCitation) {
   const CliRun r = run("rules");
   EXPECT_EQ(r.code, 0);

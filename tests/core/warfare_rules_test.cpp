@@ -177,7 +177,8 @@ TEST(WarfareA_ShotteDamage, DamageOtherThanVigorIsAWarning) {
   expect_single(f, "WAR-A.damage", b.last_seq(), "'Claw Musketeer' deals 3 Shotte damage; its Vigor is 2");
   EXPECT_EQ(f.of("WAR-A.damage")[0].severity, core::Severity::Warning);
   EXPECT_EQ(f.of("WAR-A.damage")[0].basis, core::Basis::Assumed);
-  EXPECT_FALSE(f.state.at(sq("a2")).has_value()) << "the recorded damage lands";
+  ASSERT_TRUE(f.state.at(sq("a2")).has_value()) << "the card's Vigor lands, not the recorded 3 (R-041)";
+  EXPECT_EQ(f.state.at(sq("a2"))->damage, 2);
 }
 
 TEST(WarfareA_ShotteDamage, TheRulingOptionLeavesShotteDamageFree) {
@@ -185,7 +186,9 @@ TEST(WarfareA_ShotteDamage, TheRulingOptionLeavesShotteDamageFree) {
   r.shotte_damage_is_vigor = false;
   auto b = battle({{"Claw Musketeer", "a1"}}, {{"Coalition Pikeman", "a2"}}, {}, r);
   b.act(kAna, fire("a1", "a2", 3));
-  expect_none(b.fold(), "WAR-A.damage");
+  const auto f = b.fold();
+  expect_none(f, "WAR-A.damage");
+  EXPECT_FALSE(f.state.at(sq("a2")).has_value()) << "with the option off the recorded damage lands";
 }
 
 // --- B. Charge Subphase --------------------------------------------------------

@@ -58,6 +58,7 @@ void on(const Step& st, const GameCreated& g) {
     const Card* c = st.card(t.card);
     if (c != nullptr && c->type != CardType::Territory) {
       st.report(rule_id::kLogSetup, fmt::format("'{}' is a {}, not a Territory", t.card, to_string(c->type)));
+      continue;
     }
     if (!st.on_grid(t.space, "Territory space")) continue;
     s.territories.push_back(TerritoryState{t.card, t.space, 0, kNoSeat});
@@ -222,16 +223,17 @@ void on(const Step& st, const GameEnded& g) {
     st.report(rule_id::kThreshold, fmt::format("recorded an Attrition Victory for {} before the final turn {} was "
                                                "played",
                                                st.player(g.winner), s.final_turn));
-    s.winner = g.winner;
-    s.victory = g.victory;
   } else {
     if (g.victory == Victory::Supremacy || g.victory == Victory::Attrition) {
+      // Not adopted: the outcome is what the rules derive (none), so that a
+      // rule-diff shows the flip.
       st.report(rule_id::kResult, fmt::format("recorded {} for {}, but the rules derive no victory here",
                                               name(g.victory), st.player(g.winner)));
+    } else {
+      // A concession or an unfinished game is taken as recorded.
+      s.winner = g.winner;
+      s.victory = g.victory;
     }
-    // A concession or an unfinished game is taken as recorded.
-    s.winner = g.winner;
-    s.victory = g.victory;
   }
   s.phase = Phase::End;
   s.active = kNoSeat;

@@ -86,6 +86,20 @@ void check_split(const Step& st, Space fighter_space, const Troop& fighter, cons
   }
 }
 
+// The damage a fighter deals is its Vigor (Warfare › C.): the recorded
+// split says where it goes, the card says how much. A split that totals
+// more is cut in recorded order; one that totals less gives the rest to its
+// last target (rulings R-041). So a card errata changes the consequences.
+void derive_split(const std::vector<Strike>& strikes, int vigor, std::vector<std::pair<Space, int>>& out) {
+  int left = std::max(0, vigor);
+  for (std::size_t i = 0; i < strikes.size(); ++i) {
+    const bool last = i + 1 == strikes.size();
+    const int dealt = last ? left : std::min(left, std::max(0, strikes[i].damage));
+    out.emplace_back(strikes[i].target, dealt);
+    left -= dealt;
+  }
+}
+
 // Can this Troop fight at all (Warfare › C. and the Combat Rulings)?
 void check_fighter(const Step& st, Space sp, const Troop& t) {
   if (t.has(kTroopLost)) {
@@ -187,7 +201,8 @@ void on(const Step& st, const ShotteFired& f) {
     st.report(rule_id::kShotteQuirk, fmt::format("'{}' fires at its own side's '{}'", shooter->card, s.at(f.target)->card));
   }
   std::vector<Space> defeated;
-  hit(st, f.target, f.damage, defeated);
+  // Damage is a consequence of Vigor: a changed card changes it.
+  hit(st, f.target, st.ctx.rules.shotte_damage_is_vigor ? c.vigor : f.damage, defeated);
   for (Space sp : defeated) defeat(st, sp);
 }
 
@@ -298,7 +313,7 @@ void on(const Step& st, const CombatResolved& c) {
   check_split(st, c.troop, *attacker, c.strikes);
 
   std::vector<std::pair<Space, int>> damage;
-  for (const Strike& k : c.strikes) damage.emplace_back(k.target, k.damage);
+  derive_split(c.strikes, card_of(st, *attacker).vigor, damage);
   for (const DefenderSplit& d : c.defenders) {
     Troop* def = st.troop_at(d.defender);
     if (def == nullptr) continue;
@@ -314,7 +329,7 @@ void on(const Step& st, const CombatResolved& c) {
     }
     s.defenders_struck.push_back(d.defender);
     check_split(st, d.defender, *def, d.strikes);
-    for (const Strike& k : d.strikes) damage.emplace_back(k.target, k.damage);
+    derive_split(d.strikes, card_of(st, *def).vigor, damage);
   }
   // Damage is simultaneous: every strike lands, then the defeated leave.
   std::vector<Space> defeated;

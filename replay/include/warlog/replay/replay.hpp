@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <optional>
 #include <string>
 #include <vector>
@@ -143,10 +144,18 @@ class Archive {
   [[nodiscard]] const std::string& path() const noexcept { return path_; }
   [[nodiscard]] store::Store& store() const noexcept { return *store_; }
 
+  // The parsed catalog / ruleset stored under a content hash (hex), parsed
+  // once and shared: an archive audit reads the same few thousands of times.
+  // Thread-safe. Errors: DataLoss when missing or unparsable.
+  [[nodiscard]] Expected<std::shared_ptr<const core::Catalog>> catalog_by_hash(const std::string& hex) const;
+  [[nodiscard]] Expected<std::shared_ptr<const core::Ruleset>> ruleset_by_hash(const std::string& hex) const;
+
  private:
+  struct Cache;
   Archive(std::string path, std::unique_ptr<store::Store> store);
   std::string path_;
   std::unique_ptr<store::Store> store_;
+  std::unique_ptr<Cache> cache_;
 };
 
 // Folds `events` under ctx up to and including `seq` (clamped to the last

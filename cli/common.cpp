@@ -1,0 +1,66 @@
+#include "common.hpp"
+
+#include <fmt/format.h>
+
+namespace warlog::cli {
+
+void error_line(const Error& e) { fmt::print(stderr, "warlog: {}\n", e.message); }
+
+Expected<replay::Archive> open_archive(const Options& o, replay::Archive::Mode mode) {
+  return replay::Archive::open(o.store.empty() ? replay::default_store_path() : o.store, mode);
+}
+
+Expected<std::vector<core::GameId>> selected_games(const replay::Archive& a, const Options& o) {
+  std::vector<core::GameId> ids;
+  if (!o.games.empty()) {
+    ids.assign(o.games.begin(), o.games.end());
+  } else {
+    auto all = a.games();
+    if (!all) return tl::unexpected(all.error());
+    for (const auto& g : *all) ids.push_back(g.id);
+  }
+  // A shard is only a game filter: --shard K/N keeps ids with id % N == K.
+  if (o.shard_count > 0) {
+    std::erase_if(ids, [&](core::GameId id) { return id % o.shard_count != o.shard_index; });
+  }
+  return ids;
+}
+
+Expected<replay::AuditOptions> load_overrides(const std::string& ruleset_path, const std::string& catalog_path) {
+  replay::AuditOptions ao;
+  if (!ruleset_path.empty()) {
+    auto r = core::load_ruleset(ruleset_path);
+    if (!r) return tl::unexpected(r.error());
+    ao.ruleset = std::move(*r);
+  }
+  if (!catalog_path.empty()) {
+    auto c = core::load_catalog(catalog_path);
+    if (!c) return tl::unexpected(c.error());
+    ao.catalog = std::move(*c);
+  }
+  return ao;
+}
+
+std::string xml_escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        // XML 1.0 forbids most control characters even escaped.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') {
+          out += '?';
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+}  // namespace warlog::cli

@@ -1,0 +1,27 @@
+#pragma once
+// Helpers every verb shares: the store, the game selection, overrides, errors.
+
+#include <vector>
+
+#include "verbs.hpp"
+#include "warlog/replay/replay.hpp"
+
+namespace warlog::cli {
+
+// One line on stderr: "warlog: MESSAGE".
+void error_line(const Error& e);
+
+// The store the verb works on: --store, else $WARLOG_STORE, else the default.
+[[nodiscard]] Expected<replay::Archive> open_archive(const Options& o, replay::Archive::Mode mode);
+
+// The games a verb works on: --game ids, else every game in the store, in id order.
+[[nodiscard]] Expected<std::vector<core::GameId>> selected_games(const replay::Archive& a, const Options& o);
+
+// --ruleset / --catalog files as audit overrides (empty flags: none).
+[[nodiscard]] Expected<replay::AuditOptions> load_overrides(const std::string& ruleset_path,
+                                                            const std::string& catalog_path);
+
+// Escapes text for XML attribute and element content.
+[[nodiscard]] std::string xml_escape(std::string_view s);
+
+}  // namespace warlog::cli

@@ -1,0 +1,23 @@
+#pragma once
+// The catalog and ruleset one game is folded under: the options' overrides,
+// else the ones the game recorded (from the archive's cache).
+
+#include <memory>
+
+#include "warlog/replay/replay.hpp"
+#include "warlog/store/game_meta.hpp"
+
+namespace warlog::replay {
+
+struct ResolvedContext {
+  const core::Catalog* catalog = nullptr;
+  const core::Ruleset* ruleset = nullptr;
+  std::shared_ptr<const core::Catalog> keep_catalog;  // keeps a cached one alive
+  std::shared_ptr<const core::Ruleset> keep_ruleset;
+};
+
+// Errors: DataLoss "game N: ..." when a recorded blob is missing.
+[[nodiscard]] Expected<ResolvedContext> resolve_context(const Archive& archive, const store::GameMeta& meta,
+                                                        const AuditOptions& options);
+
+}  // namespace warlog::replay
