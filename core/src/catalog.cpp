@@ -33,6 +33,22 @@ std::string_view to_string(Rarity r) noexcept {
 }
 
 Catalog::Catalog(std::vector<Card> cards, std::string hash) : cards_(std::move(cards)), hash_(std::move(hash)) {
+  index();
+}
+
+Catalog::Catalog(const Catalog& other) : cards_(other.cards_), hash_(other.hash_) { index(); }
+
+Catalog& Catalog::operator=(const Catalog& other) {
+  if (this != &other) {
+    cards_ = other.cards_;
+    hash_ = other.hash_;
+    index();
+  }
+  return *this;
+}
+
+void Catalog::index() {
+  by_name_.clear();
   by_name_.reserve(cards_.size());
   for (std::size_t i = 0; i < cards_.size(); ++i) {
     by_name_.emplace(cards_[i].name, static_cast<CardIndex>(i));

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <set>
 
 #include "game_builder.hpp"
@@ -120,6 +121,26 @@ TEST(RuleRegistry, AssumedRulesNameTheirRuling) {
       EXPECT_FALSE(r.ruling.empty()) << r.id << " rests on an assumption";
     }
   }
+}
+
+}  // namespace
+}  // namespace warlog
+
+namespace warlog {
+namespace {
+
+// Regression: a copied catalog's name index pointed into the original's
+// cards, so finding a card after the original died read freed memory.
+TEST(Catalog, ACopyOutlivesItsOriginal) {
+  auto original = std::make_unique<core::Catalog>(testing::sample_catalog());
+  core::Catalog copy(*original);
+  core::Catalog assigned;
+  assigned = *original;
+  original.reset();
+  ASSERT_NE(copy.find("Ironclaw Lancer"), nullptr);
+  EXPECT_EQ(copy.find("Ironclaw Lancer")->vigor, 3);
+  ASSERT_NE(assigned.find("Paw Militia"), nullptr);
+  EXPECT_EQ(assigned.find("Paw Militia")->name, "Paw Militia");
 }
 
 }  // namespace

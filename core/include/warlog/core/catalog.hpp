@@ -53,6 +53,12 @@ class Catalog {
  public:
   Catalog() = default;
   explicit Catalog(std::vector<Card> cards, std::string hash = {});
+  // The name index holds views into cards_: a copy rebuilds it; a move keeps
+  // the vector's buffer, so the views stay valid.
+  Catalog(const Catalog& other);
+  Catalog& operator=(const Catalog& other);
+  Catalog(Catalog&&) noexcept = default;
+  Catalog& operator=(Catalog&&) noexcept = default;
 
   // Looks a card up by exact name. nullptr when absent.
   [[nodiscard]] const Card* find(std::string_view name) const noexcept;
@@ -67,6 +73,8 @@ class Catalog {
   std::vector<Card> cards_;
   std::unordered_map<std::string_view, CardIndex> by_name_;
   std::string hash_;
+
+  void index();
 };
 
 // Parses a catalog CSV (RFC 4180 quoting; header row names the columns, in

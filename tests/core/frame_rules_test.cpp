@@ -1,0 +1,189 @@
+// The frame of a game: the stream's order, setup, acting seats and phases
+// (LOG.*), the Morale Check (MOR.leader, assumed), and the Muster step order
+// and Card Text Timing. Each rule: a passing and a violating case.
+
+#include <gtest/gtest.h>
+
+#include "game_builder.hpp"
+
+namespace warlog {
+namespace {
+
+using core::Phase;
+using core::Space;
+using testing::GameBuilder;
+using testing::fold_events;
+
+constexpr Space sp(char col, int row) {
+  return Space{static_cast<std::int8_t>(col - 'a'), static_cast<std::int8_t>(row - 1)};
+}
+
+GameBuilder opening() {
+  GameBuilder b;
+  b.turn().morale(0);
+  return b;
+}
+
+TEST(LogOrder, ConsecutiveSequenceNumbersAreClean) {
+  auto b = opening();
+  b.muster(0, "Ironclaw Lancer", "Claw Musketeer");
+  EXPECT_TRUE(fold_events(b.events()).of("LOG.order").empty());
+}
+
+TEST(LogOrder, AGapInSequenceNumbersIsAFinding) {
+  auto b = opening();
+  b.muster(0, "Ironclaw Lancer", "Claw Musketeer");
+  auto events = b.events();
+  events.erase(events.begin() + 5);  // a removed event: the Muster PhaseStarted
+  const auto f = fold_events(events);
+  ASSERT_EQ(f.of("LOG.order").size(), 1u) << f.all();
+  EXPECT_NE(f.of("LOG.order")[0].message.find("expected sequence 5"), std::string::npos);
+}
+
+TEST(LogOrder, ATurnThatSkipsAheadIsAFinding) {
+  GameBuilder b;
+  b.turn().turn();  // turn 2 right after turn 1 started: parts skipped, fine for numbering
+  auto events = b.events();
+  events.back().turn = 3;
+  const auto f = fold_events(events);
+  EXPECT_FALSE(f.of("LOG.order").empty()) << f.all();
+}
+
+TEST(LogSetup, TwoRegisteredArmiesBeforeTurnOneAreClean) {
+  EXPECT_TRUE(fold_events(opening().events()).of("LOG.setup").empty());
+}
+
+TEST(LogSetup, ATurnBeforeAnArmyIsRegisteredIsAFinding) {
+  auto events = opening().events();
+  events.erase(events.begin() + 2);  // seat 2's ArmyRegistered
+  for (core::Seq i = 0; i < events.size(); ++i) events[i].seq = i;
+  const auto f = fold_events(events);
+  ASSERT_EQ(f.of("LOG.setup").size(), 1u) << f.all();
+  EXPECT_NE(f.of("LOG.setup")[0].message.find("seat 2"), std::string::npos);
+}
+
+TEST(LogSetup, AnEventBeforeGameCreatedIsAFinding) {
+  core::Event ev;
+  ev.payload = core::TurnStarted{};
+  const auto f = fold_events({ev});
+  EXPECT_EQ(f.of("LOG.setup").size(), 1u);
+}
+
+TEST(LogNoTroop, MovingATroopThatIsThereIsClean) {
+  auto b = opening();
+  b.muster(0, "Ironclaw Lancer", "Claw Musketeer").act(0, core::CardPlayed{"Ironclaw Lancer", sp('a', 1)});
+  EXPECT_TRUE(fold_events(b.events()).of("LOG.no-troop").empty());
+}
+
+TEST(LogNoTroop, MovingFromAnEmptySpaceIsAFinding) {
+  auto b = opening();
+  b.muster(0, "Ironclaw Lancer", "Claw Musketeer").act(0, core::TroopMoved{sp('a', 1), sp('a', 2)});
+  const auto f = fold_events(b.events());
+  ASSERT_EQ(f.of("LOG.no-troop").size(), 1u) << f.all();
+  EXPECT_EQ(f.of("LOG.no-troop")[0].message, "no card stands on a1");
+}
+
+TEST(LogActor, TheActiveSeatDrawingIsClean) {
+  auto b = opening();
+  b.muster(0, "Ironclaw Lancer", "Claw Musketeer");
+  EXPECT_TRUE(fold_events(b.events()).of("LOG.actor").empty());
+}
+
+TEST(LogActor, DrawingInTheOtherPlayersMusterIsAFinding) {
+  auto b = opening();
+  b.muster(0, "Ironclaw Lancer", "Claw Musketeer").act(1, core::CardsDrawn{{"Paw Militia"}});
+  const auto f = fold_events(b.events());
+  ASSERT_EQ(f.of("LOG.actor").size(), 1u) << f.all();
+  EXPECT_NE(f.of("LOG.actor")[0].message.find("drawing cards by Bo during Ana's muster phase"), std::string::npos)
+      << f.all();
+}
+
+TEST(LogActor, AnEventForASeatThatDoesNotExistIsAFinding) {
+  auto b = opening();
+  b.muster(0, "Ironclaw Lancer", "Claw Musketeer").act(7, core::Foraged{"Ironclaw Lancer"});
+  EXPECT_EQ(fold_events(b.events()).of("LOG.actor").size(), 1u);
+}
+
+TEST(LogPhase, PlayingInTheMusterPhaseIsClean) {
+  auto b = opening();
+  b.muster(0, "Ironclaw Lancer", "Claw Musketeer").act(0, core::CardPlayed{"Ironclaw Lancer", sp('a', 1)});
+  EXPECT_TRUE(fold_events(b.events()).of("LOG.phase").empty());
+}
+
+TEST(LogPhase, PlayingACardInTheWarfarePhaseIsAFinding) {
+  auto b = opening();
+  b.muster(0, "Ironclaw Lancer", "Claw Musketeer").muster(1, "Paw Militia", "Paw Slinger").phase(Phase::Warfare, 0);
+  b.act(0, core::CardPlayed{"Ironclaw Lancer", sp('a', 1)});
+  const auto f = fold_events(b.events());
+  ASSERT_EQ(f.of("LOG.phase").size(), 1u) << f.all();
+  EXPECT_NE(f.of("LOG.phase")[0].message.find("the game is in the warfare phase"), std::string::npos);
+}
+
+TEST(MoraleCheck, TheHigherMoraleLeadingIsClean) {
+  auto b = opening();
+  b.muster(0, "Marshal Vex", "Claw Musketeer").act(0, core::CardPlayed{"Marshal Vex", sp('a', 1)});
+  b.muster(1, "Paw Militia", "Paw Slinger").act(1, core::CardPlayed{"Paw Militia", sp('a', 4)});
+  b.turn().morale(0);  // Vex 6 against Militia 2
+  EXPECT_TRUE(fold_events(b.events()).of("MOR.leader").empty());
+}
+
+TEST(MoraleCheck, TheLowerMoraleRecordedAsLeaderIsAnAssumedWarning) {
+  auto b = opening();
+  b.muster(0, "Marshal Vex", "Claw Musketeer").act(0, core::CardPlayed{"Marshal Vex", sp('a', 1)});
+  b.muster(1, "Paw Militia", "Paw Slinger").act(1, core::CardPlayed{"Paw Militia", sp('a', 4)});
+  b.turn().morale(1);
+  const auto f = fold_events(b.events());
+  ASSERT_EQ(f.of("MOR.leader").size(), 1u) << f.all();
+  EXPECT_EQ(f.of("MOR.leader")[0].severity, core::Severity::Warning);
+  EXPECT_EQ(f.of("MOR.leader")[0].basis, core::Basis::Assumed);
+  EXPECT_EQ(f.state.leader, 1) << "the recorded leader is followed (R-004)";
+}
+
+TEST(MusterSteps_StepAFirst, DrawingBeforePlayingIsClean) {
+  auto b = opening();
+  b.muster(0, "Ironclaw Lancer", "Supply Wagon").act(0, core::Foraged{"Supply Wagon"})
+      .act(0, core::CardPlayed{"Ironclaw Lancer", sp('a', 1)});
+  EXPECT_TRUE(fold_events(b.events()).of("MUS.steps").empty());
+}
+
+TEST(MusterSteps_StepAFirst, PlayingBeforeDrawingIsAViolation) {
+  auto b = opening();
+  b.phase(Phase::Muster, 0).act(0, core::CardPlayed{"Ironclaw Lancer", sp('a', 1)});
+  EXPECT_EQ(fold_events(b.events()).of("MUS.steps").size(), 1u);
+}
+
+TEST(MusterSteps_StepAFirst, ForagingAfterPlayingIsAViolation) {
+  auto b = opening();
+  b.muster(0, "Ironclaw Lancer", "Supply Wagon").act(0, core::CardPlayed{"Ironclaw Lancer", sp('a', 1)})
+      .act(0, core::Foraged{"Supply Wagon"});
+  const auto f = fold_events(b.events());
+  ASSERT_EQ(f.of("MUS.steps").size(), 1u) << f.all();
+  EXPECT_EQ(f.of("MUS.steps")[0].seq, b.last_seq());
+}
+
+TEST(MusterCardTextTiming, AGambitUsedATurnAfterItArrivedIsClean) {
+  auto b = opening();
+  b.muster(0, "Drill Orders", "Claw Musketeer").act(0, core::GambitStocked{"Drill Orders"});
+  b.muster(1, "Paw Militia", "Paw Slinger");
+  b.turn().morale(0).muster(0, "Ironclaw Lancer", "Claw Musketeer")
+      .act(0, core::AbilityUsed{Space{}, "Drill Orders: drill a Troop"});
+  EXPECT_TRUE(fold_events(b.events()).of("MUS-timing.phase").empty());
+}
+
+TEST(MusterCardTextTiming, AGambitUsedTheTurnItArrivedIsAViolation) {
+  auto b = opening();
+  b.muster(0, "Drill Orders", "Claw Musketeer").act(0, core::GambitStocked{"Drill Orders"})
+      .act(0, core::AbilityUsed{Space{}, "Drill Orders: drill a Troop"});
+  const auto f = fold_events(b.events());
+  ASSERT_EQ(f.of("MUS-timing.phase").size(), 1u) << f.all();
+  EXPECT_NE(f.of("MUS-timing.phase")[0].message.find("the turn it arrived"), std::string::npos);
+}
+
+TEST(MusterCardTextTiming, AnAbilityOfACardNotInPlayIsAZoneFinding) {
+  auto b = opening();
+  b.muster(0, "Drill Orders", "Claw Musketeer").act(0, core::AbilityUsed{Space{}, "Drill Orders: drill"});
+  EXPECT_EQ(fold_events(b.events()).of("LOG.zone").size(), 1u);
+}
+
+}  // namespace
+}  // namespace warlog
