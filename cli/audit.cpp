@@ -108,7 +108,7 @@ int run_audit(const Options& opts) {
     const auto& r = results[i];
     if (!r) {
       ++errors;
-      error_line(r.error());
+      fmt::print(stderr, "warlog: {}{}\n", r.error().code == ErrorCode::DataLoss ? "data loss: " : "", r.error().message);
       if (o.format == "junit") cases += junit_case(fmt::format("game {}", sel->ids[i]), "", "", "");
       continue;
     }

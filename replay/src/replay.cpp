@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "warlog/core/hash.hpp"
+#include "warlog/replay/seek.hpp"
 #include "warlog/store/store.hpp"
 #include "context.hpp"
 
@@ -178,6 +179,9 @@ tl::expected<ImportResult, ImportFailure> Archive::import_file(const std::string
   if (auto h = store_->put_blob(store::BlobKind::Ruleset, *ruleset_text); !h) return fail(h.error());
   auto id = store_->import_game(parsed.game.events);
   if (!id) return fail(id.error());
+  // Long games get snapshots for seeking. A cache: if laying them fails the
+  // game is still imported, seeks are only slower (`warlog snapshot` retries).
+  if (parsed.game.events.size() > kDefaultSnapshotEvery) (void)build_snapshots(*this, *id);
   return ImportResult{*id, parsed.game.events.size()};
 }
 
@@ -284,7 +288,7 @@ Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options)
     }
     return true;
   });
-  if (!n) return tl::unexpected(Error{n.error().code, fmt::format("game {}: {}", id, n.error().message)});
+  if (!n) return tl::unexpected(n.error());  // the scan names the game and seq
   audit.digest = core::digest(audit.final_state);
   return audit;
 }

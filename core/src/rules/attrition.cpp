@@ -174,7 +174,7 @@ void on(const Step& st, const ProvisionsPaid& p) {
     const Card* c = catalog.find(d.card);
     if (c != nullptr && d.cost > c->provision_cost) surcharged += fmt::format(" {} +{};", describe(d), d.cost - c->provision_cost);
   }
-  if (paid > supply && !rules.overspend_provisions) {
+  if (paid > 0 && paid > supply && !rules.overspend_provisions) {
     st.report(rule_id::kProvisionSupply,
               fmt::format("{} provisions cards costing {} with {} supply left{}{}", seat->player, paid, supply,
                           surcharged.empty() ? "" : "; Allegiance surcharge included:", surcharged));

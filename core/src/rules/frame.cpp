@@ -265,12 +265,15 @@ void close_part(const Step& st) {
   if (s.phase == Phase::Attrition) {
     if (s.active == s.leader) check_supremacy(st);
     bool owes = !seat.gambits_in_play.empty() || !seat.wages_due.empty();
-    for (const auto& slot : s.grid) owes = owes || (slot && slot->owner == s.active);
+    for (const auto& slot : s.grid) {
+      const Card* c = slot ? st.ctx.catalog.find(slot->card) : nullptr;
+      owes = owes || (slot && slot->owner == s.active && c != nullptr && c->type == CardType::Troop);
+    }
     if (!seat.provisions_paid_this_turn && owes && !s.decided_at) {
       st.report(rule_id::kProvisionListed, fmt::format("{}'s Attrition Phase ends with no Provision costs paid",
                                                        seat.player));
     }
-    if (seat.cards_owed_discard > 0) {
+    if (seat.cards_owed_discard > 0 && !s.decided_at) {
       st.report(rule_id::kUnpaidDiscard, fmt::format("{} still owes {} discard{} for unpaid cards", seat.player,
                                                      seat.cards_owed_discard, seat.cards_owed_discard == 1 ? "" : "s"));
       seat.cards_owed_discard = 0;
