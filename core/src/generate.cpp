@@ -1,6 +1,12 @@
 // Synthetic games (generate.hpp): setup, the turn loop, and the one place
 // where events are folded and checked. The players for each part of a turn
 // are in generate_muster.cpp, generate_warfare.cpp and generate_attrition.cpp.
+//
+// Play is random but biased so that most games end in a victory after turn
+// 8: each seat builds up off the Territories' sides until its `bold_from`
+// turn (6 to 8), then advances on them; at any time a seat steps onto a side
+// of a Territory the enemy Controls (no Supremacy by walking into an empty
+// field), so Troops fight beside Territories and fill their Thresholds.
 
 #include "warlog/core/generate.hpp"
 
@@ -16,7 +22,9 @@ namespace warlog::core {
 namespace gen {
 
 Game::Game(const GenerateOptions& options, const Catalog& catalog, const Ruleset& rules)
-    : opt(options), ctx{catalog, rules}, rng(options.seed) {}
+    : opt(options), ctx{catalog, rules}, rng(options.seed) {
+  events.reserve(256);  // a typical game: one allocation
+}
 
 Event Game::header(Seat seat, Payload payload) const {
   return Event{0, events.size(), state.turn, state.phase, seat, std::move(payload)};
@@ -129,6 +137,30 @@ std::vector<Space> Game::steps_from(Space sp) const {
   return out;
 }
 
+int Game::side_value(Space sp, Seat seat) const {
+  int value = 0;
+  for (const TerritoryState& t : state.territories) {
+    if (!adjacent(t.space, sp)) continue;
+    const Seat holder = territory_controller(state, t);
+    if (holder == other_seat(seat)) {
+      value += 45;  // contest it: an enemy in Control is a Supremacy in the making
+    } else if (bold(seat)) {
+      value += holder == seat ? 5 : 25;
+    } else {
+      // Building up: keep off the Territories' sides, so that nobody wins
+      // by walking into an empty field on turn 2.
+      value -= 100;
+    }
+  }
+  // Not yet on a side, but one step from one: ready to contest.
+  if (value == 0 && !territory_on(sp)) {
+    for (const TerritoryState& t : state.territories) {
+      if (std::abs(t.space.col - sp.col) + std::abs(t.space.row - sp.row) == 2) value = 15;
+    }
+  }
+  return value;
+}
+
 Space Game::choose_step(Space from, Seat seat, const std::vector<Space>& forbidden) {
   const int forward = seat == 0 ? 1 : -1;
   auto nearest_enemy = [&](Space sp) {
@@ -143,21 +175,14 @@ Space Game::choose_step(Space from, Seat seat, const std::vector<Space>& forbidd
   };
   Space best{};
   int best_score = -1000;
+  const int here = side_value(from, seat);
   for (Space to : steps_from(from)) {
     if (std::find(forbidden.begin(), forbidden.end(), to) != forbidden.end()) continue;
-    int score = rng.below(12);
+    int score = rng.below(12) + side_value(to, seat) - std::max(here, 0);
     const int dr = (to.row - from.row) * forward;
     if (dr < 0) score -= 25;
-    if (bold(seat)) {
-      if (territory_side(to) && !territory_side(from)) score += 30;
-      if (nearest_enemy(to) < nearest_enemy(from)) score += 12;
-      if (dr > 0) score += 8;
-    } else {
-      // Building up: keep off the Territories' sides, so that nobody wins
-      // by walking into an empty field on turn 2.
-      if (territory_side(to)) score -= 100;
-      if (dr > 0) score += 4;
-    }
+    if (dr > 0) score += bold(seat) ? 8 : 4;
+    if (bold(seat) && nearest_enemy(to) < nearest_enemy(from)) score += 12;
     if (score > best_score) {
       best_score = score;
       best = to;
@@ -302,7 +327,7 @@ Expected<GeneratedGame> try_generate_game(const GenerateOptions& options, const 
     (void)g.emit(s, ArmyRegistered{s, list.army, list.orders});
   }
   // When each seat stops building up and plays for the Territories.
-  for (int& b : g.bold_from) b = g.rng.between(4, 7);
+  for (int& b : g.bold_from) b = g.rng.between(6, 8);
 
   while (g.emit_turn()) {
     const Seat leader = gen::morale_leader(g);

@@ -35,6 +35,17 @@ bool discards_covered(const Game& g, Seat seat, int extra_cost, int extra_items,
   return supply >= cost || (hand_counts && hand_size(s) >= items);
 }
 
+int hand_reserve(const Game& g, Seat seat) {
+  if (discards_covered(g, seat, 0, 0, false)) return 0;
+  int items = static_cast<int>(g.state.seats[seat].gambits_in_play.size());
+  for (Space sp : g.own_troops(seat)) {
+    const Troop& t = *g.state.at(sp);
+    items += t.unburrowed_turn == g.state.turn && t.unburrowed_turn != 0;
+  }
+  for (const WageDue& w : g.state.seats[seat].wages_due) items += w.unburrowed;
+  return items;
+}
+
 namespace {
 
 bool contains(const std::vector<Space>& v, Space sp) { return std::find(v.begin(), v.end(), sp) != v.end(); }
@@ -177,9 +188,11 @@ void play_attrition(Game& g, Seat me) {
       (void)g.emit(me, TerritoryControlTaken{t.space});
     }
   }
-  // Supremacy is decided at the leader's payment or the end of their part
-  // either way the game ends there; the caller records it.
-  if (supreme && g.rng.chance(50)) return;
+  // Supremacy is decided at the leader's payment or at the end of their part
+  // the caller records GameEnded. Not at the payment: discards owed
+  // for unpaid cards could then never be made (the game is over), yet
+  // close_part still reports them (ATT-3.discard; see the report).
+  if (supreme) return;
   pay(g, me);
 }
 

@@ -21,16 +21,43 @@ std::vector<std::string> cards_of(const Game& g, const CardPile& pile, CardType 
   return out;
 }
 
-// a. Draw 2, at random among the cards left (fewer when the deck runs out: R-032).
+// A card returned from the Homeland this turn may not be played: only the
+// copies in hand beyond those returned are playable.
+bool playable(const SeatState& seat, const std::string& name) {
+  const auto held = seat.hand.find(name);
+  if (held == seat.hand.end()) return false;
+  const auto returned = seat.not_playable_this_turn.find(name);
+  return returned == seat.not_playable_this_turn.end() || held->second > returned->second;
+}
+
+// A card may leave the hand without leaving too few for the discards owed.
+bool can_spend_card(const Game& g, Seat me) { return hand_size(g.state.seats[me]) > hand_reserve(g, me); }
+
+// a. Draw 2, at random among the cards left (fewer when the deck runs out:
+// Under the parked Turncoat rule a card of the opponent's allegiance
+// lets its drawer draw one more; under the WIP empty-deck rule a
+// Troop flees for each card that cannot be drawn.
 void draw(Game& g, Seat me) {
-  CardPile deck = g.state.seats[me].deck;
+  const SeatState& seat = g.state.seats[me];
+  const Allegiance theirs = g.state.seats[other_seat(me)].allegiance;
+  CardPile deck = seat.deck;
   CardsDrawn d;
-  for (int i = 0; i < g.ctx.rules.draw_per_turn && !deck.empty(); ++i) {
+  int want = g.ctx.rules.draw_per_turn;
+  for (int i = 0; i < want && !deck.empty(); ++i) {
     std::string card = draw_from(g.rng, deck);
     if (--deck[card] == 0) deck.erase(card);
+    const Card& c = g.card(card);
+    if (g.ctx.rules.turncoat && c.faction == theirs && c.faction != seat.allegiance) ++want;
     d.cards.push_back(std::move(card));
   }
+  const int missing = want - static_cast<int>(d.cards.size());
   if (!d.cards.empty()) (void)g.emit(me, std::move(d));
+  if (!g.ctx.rules.empty_deck_penalty || missing <= 0) return;
+  std::vector<Space> troops = g.own_troops(me);
+  g.rng.shuffle(troops);
+  for (int i = 0; i < missing && i < static_cast<int>(troops.size()); ++i) {
+    (void)g.emit(me, TroopFled{troops[static_cast<std::size_t>(i)]});
+  }
 }
 
 // Local Favor lasts to the end of its holder's next Muster Phase.
@@ -45,6 +72,7 @@ void use_favor(Game& g, Seat me) {
 void provision(Game& g, Seat me) {
   const SeatState& seat = g.state.seats[me];
   const auto dwellings = cards_of(g, seat.hand, CardType::Dwelling);
+  if (!can_spend_card(g, me)) return;
   if (!dwellings.empty() && g.rng.chance(85)) {
     (void)g.emit(me, Foraged{g.rng.pick(dwellings)});
   } else if (!seat.hand.empty() && g.rng.chance(12)) {
@@ -59,13 +87,20 @@ void provision(Game& g, Seat me) {
     if (discards_covered(g, me, loss, 0, false)) (void)g.emit(me, ReturnedFromHomeland{h.card});
   }
   const auto gambits = cards_of(g, g.state.seats[me].hand, CardType::Gambit);
-  if (!gambits.empty() && g.rng.chance(70)) (void)g.emit(me, GambitStocked{g.rng.pick(gambits)});
-  // b. A Gambit held in play owes its cost every Attrition Phase, first of
-  // all: only when the supply already pays for it.
-  const auto left = cards_of(g, g.state.seats[me].hand, CardType::Gambit);
-  if (!left.empty() && g.rng.chance(12)) {
-    const std::string& gambit = g.rng.pick(left);
-    if (discards_covered(g, me, g.cost(gambit, me) + 1, 0, false)) (void)g.emit(me, CardPlayed{gambit, Space{}});
+  if (!gambits.empty() && g.rng.chance(70) && can_spend_card(g, me)) {
+    (void)g.emit(me, GambitStocked{g.rng.pick(gambits)});
+  }
+}
+
+// b. A Gambit held in play owes its cost every Attrition Phase, before any
+// Troop, or a discard: played last, so that the hand it may
+// have to discard from is the hand the Attrition Phase will see.
+void play_gambit(Game& g, Seat me) {
+  const auto gambits = cards_of(g, g.state.seats[me].hand, CardType::Gambit);
+  if (gambits.empty() || !g.rng.chance(12) || !can_spend_card(g, me)) return;
+  const std::string& gambit = g.rng.pick(gambits);
+  if (playable(g.state.seats[me], gambit) && discards_covered(g, me, g.cost(gambit, me), 2, true)) {
+    (void)g.emit(me, CardPlayed{gambit, Space{}});
   }
 }
 
@@ -85,9 +120,10 @@ void move_troops(Game& g, Seat me) {
     const auto& slot = g.state.at(sp);
     if (!slot || !g.ready(*slot) || slot->has(kTroopMovedThisPhase)) continue;
     if (!g.enemies_next_to(sp, me, false).empty() && g.rng.chance(90)) continue;  // it stays to fight
-    if (!g.rng.chance(g.bold(me) ? 75 : 35)) continue;
     const Space to = g.choose_step(sp, me);
-    if (to.valid()) (void)g.emit(me, TroopMoved{sp, to});
+    if (!to.valid()) continue;
+    // A step that contests a Territory the enemy Controls is always taken.
+    if (g.side_value(to, me) >= 40 || g.rng.chance(g.bold(me) ? 75 : 35)) (void)g.emit(me, TroopMoved{sp, to});
   }
 }
 
@@ -100,7 +136,7 @@ Space vanguard_space(Game& g, Seat me) {
     const Space sp{col, static_cast<std::int8_t>(row)};
     if (g.state.at(sp) || g.territory_on(sp)) continue;
     int score = g.rng.below(10);
-    if (g.territory_side(sp)) score += g.bold(me) ? 20 : -100;
+    score += g.side_value(sp, me);
     if (!g.enemies_next_to(sp, me, true).empty()) score += g.bold(me) ? 5 : -5;
     if (score > best_score) {
       best_score = score;
@@ -119,15 +155,16 @@ void play_troops(Game& g, Seat me) {
   const int supply = provision_supply(g.state, me, g.ctx.catalog, g.ctx.rules);
   const int slack = g.rng.between(0, 3);
   for (const std::string& name : hand) {
-    const SeatState& seat = g.state.seats[me];
-    const auto held = seat.hand.find(name);
-    if (held == seat.hand.end()) continue;
-    const auto returned = seat.not_playable_this_turn.find(name);
-    if (returned != seat.not_playable_this_turn.end() && held->second <= returned->second) continue;
+    if (!playable(g.state.seats[me], name) || !can_spend_card(g, me)) continue;
     const Card& c = g.card(name);
-    if (c.rarity == Rarity::Renowned) {
-      const auto mine = g.own_troops(me);
-      if (std::any_of(mine.begin(), mine.end(), [&](Space sp) { return g.state.at(sp)->card == name; })) continue;
+    if (c.rarity == Rarity::Renowned && c.type == CardType::Troop) {
+      // One copy on the battlefield: per player, or across both.
+      const bool both = !g.ctx.rules.renowned_unique_per_player;
+      if (std::any_of(g.state.grid.begin(), g.state.grid.end(), [&](const auto& slot) {
+            return slot && slot->card == name && (both || slot->owner == me);
+          })) {
+        continue;
+      }
     }
     const int owed = provision_cost(g.state, me, g.ctx.catalog, g.ctx.rules) + g.cost(name, me);
     if (owed > supply + slack && !g.rng.chance(30)) continue;
@@ -165,8 +202,9 @@ void burrow(Game& g, Seat me) {
       }
       continue;
     }
-    bool near = false;
-    for (Space n : g.neighbours(sp)) near = near || !g.enemies_next_to(n, me, false).empty() || !g.enemies_next_to(sp, me, false).empty();
+    // Rather when an enemy is within two steps, to Charge it soon.
+    bool near = !g.enemies_next_to(sp, me, false).empty();
+    for (Space n : g.neighbours(sp)) near = near || !g.enemies_next_to(n, me, false).empty();
     if (g.rng.chance(near ? 50 : 12)) (void)g.emit(me, TroopBurrowed{sp});
   }
 }
@@ -182,6 +220,7 @@ void play_muster(Game& g, Seat me) {
   // Steps b and c in either order: moving first opens Vanguard spaces.
   move_troops(g, me);
   play_troops(g, me);
+  play_gambit(g, me);
   shift(g, me);
   burrow(g, me);
 }

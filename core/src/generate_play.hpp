@@ -69,50 +69,55 @@ class Game {
  public:
   Game(const GenerateOptions& options, const Catalog& catalog, const Ruleset& rules);
 
-  const GenerateOptions& opt;
-  const Context ctx;
-  GameState state;
-  Rng rng;
-  std::vector<Event> events;
-  std::vector<Finding> findings;
-  std::string failure;
-  // The turn from which each seat plays for the Territories rather than
-  // building up (drawn per game): it keeps games from ending on turn 1.
-  std::array<int, kSeatCount> bold_from{};
-
+  // --- Emitting ------------------------------------------------------------
   // Appends and folds one event in the current turn and phase.
   bool emit(Seat seat, Payload payload);
   bool emit_turn();
   bool emit_phase(Phase phase, Seat seat);
   // A finding stopped the game, or the fold decided it (only GameEnded may follow).
   [[nodiscard]] bool halted() const noexcept { return !findings.empty() || state.decided_at.has_value(); }
-  [[nodiscard]] bool bold(Seat seat) const noexcept { return state.turn >= bold_from[seat]; }
 
   // --- Reading the state ---------------------------------------------------
   [[nodiscard]] const Card& card(const std::string& name) const;
-  [[nodiscard]] int cost(const std::string& name, Seat seat) const;
+  [[nodiscard]] int cost(const std::string& name, Seat seat) const;  // with the Allegiance surcharge
   [[nodiscard]] std::vector<Space> neighbours(Space sp) const;
   // Enemy Troops next to sp for a Troop of `owner`; Lost ones when include_lost.
   [[nodiscard]] std::vector<Space> enemies_next_to(Space sp, Seat owner, bool include_lost) const;
   [[nodiscard]] std::vector<Space> own_troops(Seat seat) const;
   [[nodiscard]] bool territory_on(Space sp) const;
   [[nodiscard]] bool territory_side(Space sp) const;
-  // A Troop that may act: its owner's, not still mustering, not Lost or Burrowed.
+  // A Troop that may move or fire: not still mustering, not Lost or Burrowed.
   [[nodiscard]] bool ready(const Troop& t) const;
   // Gambits in play cost this much each Attrition Phase, paid first.
   [[nodiscard]] int gambit_costs(Seat seat) const;
-  // Where a Troop may step now (empty, on the board, no Territory, no space a
-  // Troop left this turn: wages are owed by space, see attrition).
+
+  // --- Choosing where to stand ---------------------------------------------
+  [[nodiscard]] bool bold(Seat seat) const noexcept { return state.turn >= bold_from[seat]; }
+  // Where a Troop may step now: empty, on the board, no Territory, no space a
+  // Troop left this turn (wages are owed by space, see generate_attrition.cpp).
   [[nodiscard]] std::vector<Space> steps_from(Space sp) const;
+  // What standing on sp is worth to seat for the Territories around it.
+  [[nodiscard]] int side_value(Space sp, Seat seat) const;
   // Chooses a step for the Troop on `from`, or an invalid Space to stay.
   [[nodiscard]] Space choose_step(Space from, Seat seat, const std::vector<Space>& forbidden = {});
+
+  const GenerateOptions& opt;
+  const Context ctx;
+  GameState state;  // what the fold has made of `events`
+  Rng rng;
+  std::vector<Event> events;
+  std::vector<Finding> findings;
+  std::string failure;
+  // The turn from which each seat plays for the Territories rather than
+  // building up (drawn per game): it keeps games from ending on turn 2.
+  std::array<int, kSeatCount> bold_from{};
 
  private:
   Event header(Seat seat, Payload payload) const;
   bool fold(Event ev);
 };
 
-// Taken cards: a multiset draw from a pile, weighted by count.
+// One card at random from a pile, weighted by its count.
 [[nodiscard]] std::string draw_from(Rng& rng, const CardPile& pile);
 
 // Failing to pay a Gambit or a defeated un-Burrowed Troop costs a discard
@@ -122,6 +127,9 @@ class Game {
 // them plus `extra_items`.
 [[nodiscard]] bool discards_covered(const Game& g, Seat seat, int extra_cost, int extra_items, bool hand_counts);
 [[nodiscard]] int hand_size(const SeatState& seat);
+// The cards a seat keeps in hand for those discards when its supply falls
+// short: a card leaves the hand (Forage, stock, play) only above this.
+[[nodiscard]] int hand_reserve(const Game& g, Seat seat);
 
 // The players, one per part of a turn (generate_muster.cpp, ...).
 void play_muster(Game& g, Seat seat);

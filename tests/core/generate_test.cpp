@@ -193,7 +193,7 @@ TEST(Generate, TheSameSeedGivesTheSameGame) {
 }
 
 TEST(Generate, ExportedNotationParsesBackToTheSameEvents) {
-  for (std::uint64_t seed : {3u, 50u, 101u, 150u, 199u}) {
+  for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
     const auto& events = corpus().games[seed - 1].events;
     const std::string text = export_notation(events);
     const ParseResult parsed = parse_notation(text, fmt::format("gen-{}.wlog", seed), testing::sample_catalog(),
@@ -225,6 +225,42 @@ TEST(Generate, OptionsAreHonoured) {
   EXPECT_EQ(created.catalog_hash, testing::sample_catalog().hash());
   EXPECT_LE(events.back().turn, 3);
   EXPECT_TRUE(std::holds_alternative<GameEnded>(events.back().payload));
+}
+
+// Every ruling option and WIP rule flipped, other boards, mirror matches and
+// long games (decks run out): still not a single finding.
+TEST(Generate, OtherRulesetsAndBoardsStayClean) {
+  Ruleset flipped = standard();
+  flipped.hash.clear();
+  flipped.empty_deck_penalty = true;
+  flipped.turncoat = true;
+  flipped.foraged_supply_immediate = true;
+  flipped.overspend_provisions = true;
+  flipped.renowned_unique_per_player = false;
+  flipped.attrition_moves_both_players = true;
+  flipped.combat_split_all = false;
+  flipped.defender_strikes_each_combat = true;
+  flipped.shotte_damage_is_vigor = false;
+  const Context ctx{testing::sample_catalog(), flipped};
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    GenerateOptions o = options(seed);
+    o.max_turns = 20;
+    if (seed % 4 == 0) o.allegiances = std::array{Allegiance::Hirelings, Allegiance::Hirelings};
+    if (seed % 3 == 0) {
+      o.cols = 7;
+      o.rows = 5;
+    }
+    if (seed % 5 == 0) {
+      o.cols = 3;
+      o.rows = 3;
+    }
+    const auto g = try_generate_game(o, testing::sample_catalog(), flipped);
+    ASSERT_TRUE(g.has_value()) << g.error().message;
+    EXPECT_TRUE(g->clean()) << g->failure;
+    std::vector<Finding> found;
+    (void)fold(ctx, g->events, found);
+    EXPECT_TRUE(found.empty()) << "seed " << seed << ":\n" << findings_text(found);
+  }
 }
 
 TEST(Generate, BadOptionsAreErrorsNotGames) {

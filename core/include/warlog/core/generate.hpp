@@ -63,9 +63,10 @@ struct GeneratedGame {
   [[nodiscard]] bool clean() const noexcept { return findings.empty(); }
 };
 
-// Plays one game. Errors: InvalidArgument for options the game cannot start
-// with (a board under 1x3 or over 26x99, no army for an allegiance in play, a
-// Territory off the board or not a Territory, max_turns < 1).
+// Plays one game. Errors: InvalidArgument for options a game cannot start
+// with (fewer than 3 rows, more than 26 columns or 99 rows, no army for an
+// allegiance in play, a Territory off the board or not a Territory card,
+// max_turns < 1).
 [[nodiscard]] Expected<GeneratedGame> try_generate_game(const GenerateOptions& options, const Catalog& catalog,
                                                         const Ruleset& rules);
 
