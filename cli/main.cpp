@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "dispute.hpp"
 #include "verbs.hpp"
 
 int main(int argc, char** argv) {
@@ -24,6 +25,9 @@ int main(int argc, char** argv) {
       "  warlog verify                           check every game's hash chain\n"
       "  warlog rule-diff --candidate new.toml   which games a rule change affects, and where\n"
       "  warlog rules                            list every rule the engine enforces\n"
+      "  warlog dispute add --game 1 --seq 27 --claim TEXT --by NAME   record a dispute beside the log\n"
+      "  warlog sign --game 1 --key KEYFILE --signer NAME   sign a game (keygen makes the key)\n"
+      "  warlog generate --games 100 --seed 1    random legal games, for scale tests\n"
       "Run 'warlog VERB --help' for a verb's options.");
 
   Options opts;
@@ -73,14 +77,29 @@ int main(int argc, char** argv) {
   add_store(list);
   list->add_option("--format", opts.format, "text or json")->check(CLI::IsMember({"text", "json"}));
 
-  CLI::App* exp = app.add_subcommand("export", "Print a stored game back as canonical notation");
+  CLI::App* exp = app.add_subcommand("export", "Print a stored game as notation, JSON Lines or Cap'n Proto");
   add_store(exp);
   exp->add_option("game", opts.game, "Game id")->required();
-  exp->footer("The output imports again into another store (its [Catalog]/[Ruleset] tags hold the recorded\n"
-              "content hashes, which that store must hold, or give --catalog/--ruleset files).");
+  exp->add_option("--format", opts.format, "notation (default), json (JSON Lines), capnp or capnp-binary")
+      ->check(CLI::IsMember({"text", "notation", "json", "capnp", "capnp-binary"}));
+  exp->footer("notation imports again into another store (its [Catalog]/[Ruleset] tags hold the recorded\n"
+              "content hashes, which that store must hold, or give --catalog/--ruleset files).\n"
+              "json: one event per line, every field. capnp: the stored packed messages as they were hashed;\n"
+              "  capnp convert packed:text events/schema/warlog.capnp Event < OUT\n"
+              "capnp-binary: the same, unpacked, for capnp convert binary:text.");
 
   CLI::App* rules = app.add_subcommand("rules", "List every rule: id, citation, severity, basis, ruleset option");
   rules->add_option("--format", opts.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+
+  GenerateArgs generate_args;
+  CLI::App* generate = add_generate(app, opts, generate_args);
+  SnapshotArgs snapshot_args;
+  CLI::App* snapshot = add_snapshot(app, opts, snapshot_args);
+
+  DisputeArgs dispute_args;  // cli/dispute.cpp
+  CLI::App* dispute = add_dispute(app, dispute_args);
+  SigningArgs signing_args;  // cli/signing.cpp
+  auto [keygen, sign] = add_signing(app, signing_args);
 
   try {
     app.parse(argc, argv);
@@ -101,6 +120,11 @@ int main(int argc, char** argv) {
     if (*rules) return run_rules(opts);
     if (*diff) return run_rule_diff(opts);
     if (*exp) return run_export(opts);
+    if (*generate) return run_generate(opts, generate_args);
+    if (*snapshot) return run_snapshot(opts, snapshot_args);
+    if (*dispute) return run_dispute(dispute_args);
+    if (*keygen) return run_keygen(signing_args);
+    if (*sign) return run_sign(signing_args);
   } catch (const std::exception& e) {
     // Only a bug in warlog gets here: say so in one line, never a trace.
     fmt::print(stderr, "warlog: internal error: {}\n", e.what());

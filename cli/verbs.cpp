@@ -9,7 +9,11 @@
 #include "warlog/core/finding.hpp"
 #include "warlog/core/notation.hpp"
 #include "warlog/replay/replay.hpp"
+#include "warlog/replay/export.hpp"
 #include "warlog/replay/report.hpp"
+#include "warlog/replay/signatures.hpp"
+
+#include <iostream>
 
 namespace warlog::cli {
 
@@ -69,6 +73,17 @@ int run_verify(const Options& o) {
       fmt::print("game {}: BROKEN at seq {}: {}\n", id, v->first_bad_seq ? *v->first_bad_seq : 0, v->detail);
       rc = kExitViolations;
     }
+    // One more line per signature (replay/signatures.hpp): valid, stale or INVALID.
+    auto signatures = replay::check_signatures(*archive, id);
+    if (!signatures) {
+      error_line(signatures.error());
+      rc = kExitError;
+      continue;
+    }
+    for (const auto& s : *signatures) {
+      fmt::print("  {}\n", replay::signature_line(s));
+      if (s.status == replay::SignatureCheck::Status::Invalid && rc == kExitClean) rc = kExitViolations;
+    }
   }
   return rc;
 }
@@ -107,6 +122,22 @@ int run_export(const Options& o) {
   if (!archive) {
     error_line(archive.error());
     return kExitError;
+  }
+  if (o.format == "json" || o.format == "capnp" || o.format == "capnp-binary") {
+    if (o.format != "json" && isatty(STDOUT_FILENO)) {
+      error_line(Error{ErrorCode::InvalidArgument, "not writing Cap'n Proto bytes to a terminal; redirect to a file"});
+      return kExitError;
+    }
+    const auto format = o.format == "json"    ? replay::ExportFormat::JsonLines
+                        : o.format == "capnp" ? replay::ExportFormat::CapnpPacked
+                                              : replay::ExportFormat::CapnpBinary;
+    auto stats = replay::export_game(*archive, o.game, format, std::cout);
+    std::cout.flush();
+    if (!stats) {
+      error_line(stats.error());
+      return kExitError;
+    }
+    return kExitClean;
   }
   auto events = archive->events(o.game);
   if (!events) {

@@ -5,6 +5,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace warlog::cli {
 
 inline constexpr int kExitClean = 0;
@@ -34,5 +38,24 @@ int run_list(const Options& o);
 int run_rules(const Options& o);
 int run_export(const Options& o);
 int run_rule_diff(const Options& o);
+
+// warlog generate (cli/generate.cpp): registers the verb and runs it.
+struct GenerateArgs {
+  std::uint64_t games = 1;
+  std::uint64_t seed = 1;
+  int turns = 12;
+  std::string out;    // write DIR/gen-SEED.wlog instead of importing
+  std::string decks;  // directory of .deck files; empty: samples/decks
+};
+CLI::App* add_generate(CLI::App& app, Options& o, GenerateArgs& g);
+int run_generate(const Options& o, const GenerateArgs& g);
+
+// warlog snapshot (cli/snapshot.cpp): registers the verb and runs it.
+struct SnapshotArgs {
+  std::uint64_t every = 500;  // replay::kDefaultSnapshotEvery
+  bool drop = false;
+};
+CLI::App* add_snapshot(CLI::App& app, Options& o, SnapshotArgs& s);
+int run_snapshot(const Options& o, const SnapshotArgs& s);
 
 }  // namespace warlog::cli

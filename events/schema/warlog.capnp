@@ -298,3 +298,129 @@ struct TerritoryControlTaken {
 struct TroopFled {
   space @0 :Space;
 }
+
+# --- Snapshots of folded state ----------------------------------------------
+# A core::GameState after event `seq`, for seeking (events/snapshot.hpp). Not
+# part of the event stream and never hashed into the chain: a snapshot is a
+# cache that seek validates (engine version, ruleset, catalog, game, seq and
+# the chain hash it was folded through) and discards when anything differs.
+# Nested types keep these names out of the event vocabulary's namespace.
+# Defaults match the C++ defaults, so a default state packs to zeros.
+
+struct Snapshot {
+  header @0 :Header;
+  state @1 :State;
+
+  struct Header {
+    engineVersion @0 :UInt32;  # core::kEngineVersion of the fold that made it
+    rulesetHash @1 :Text;      # hex content hash of the ruleset folded under
+    catalogHash @2 :Text;      # hex content hash of the catalog folded under
+    game @3 :UInt64;
+    seq @4 :UInt64;            # the state after this event
+    chainHash @5 :Data;        # 32 bytes: the hash chain through event `seq`
+  }
+
+  struct Troop {
+    card @0 :Text;
+    owner @1 :UInt8;
+    damage @2 :Int16;
+    flags @3 :UInt16;          # core::TroopFlag bits
+    enteredTurn @4 :UInt16;
+    unburrowedTurn @5 :UInt16;
+    lostTurn @6 :UInt16;
+  }
+
+  struct Cell {                # an occupied space: grid index (row-major) and its Troop
+    index @0 :UInt32;
+    troop @1 :Troop;
+  }
+
+  struct HeldCard {
+    card @0 :Text;
+    sinceTurn @1 :UInt16;
+  }
+
+  struct WageDue {
+    card @0 :Text;
+    space @1 :Space;
+    unburrowed @2 :Bool;
+  }
+
+  struct Seat {
+    player @0 :Text;
+    allegiance @1 :Allegiance;
+    registered @2 :Bool;
+    deck @3 :List(CardCount);
+    orders @4 :List(CardCount);
+    hand @5 :List(CardCount);
+    discard @6 :List(CardCount);
+    notPlayableThisTurn @7 :List(CardCount);
+    homeland @8 :List(HeldCard);
+    gambitsInPlay @9 :List(HeldCard);
+    drawnThisTurn @10 :Int32;
+    foragedThisTurn @11 :Bool;
+    returnedThisTurn @12 :Bool;
+    gambitStockedThisTurn @13 :Bool;
+    musteredThisTurn @14 :Bool;
+    localFavorUntilTurn @15 :UInt16;
+    cardsOwedDiscard @16 :Int32;
+    actedThisPart @17 :Bool;
+    recoverySpent @18 :Int32;
+    provisionsPaidThisTurn @19 :Bool;
+    fledThisPart @20 :Int32;
+    rabbleSide @21 :Bool;
+    wagesDue @22 :List(WageDue);
+    turncoatOffer @23 :List(CardCount);
+    turncoatDraws @24 :Int32;
+  }
+
+  struct Territory {
+    card @0 :Text;
+    space @1 :Space;
+    beneath @2 :Int32;
+    controller @3 :UInt8 = 255;
+  }
+
+  struct State {
+    # Setup
+    title @0 :Text;
+    date @1 :Text;
+    rulesetHash @2 :Text;      # as GameCreated recorded it
+    catalogHash @3 :Text;
+    cols @4 :Int8;
+    rows @5 :Int8;
+    created @6 :Bool;
+    gridSize @7 :UInt32;       # grid cells, occupied or not (cols * rows once created)
+    grid @8 :List(Cell);       # the occupied cells, ascending index
+    seats @9 :List(Seat);      # exactly core::kSeatCount
+    territories @10 :List(Territory);
+    # Where play stands
+    nextSeq @11 :UInt64;
+    turn @12 :UInt16;
+    phase @13 :Phase;
+    active @14 :UInt8 = 255;
+    leader @15 :UInt8 = 255;
+    part @16 :UInt8;
+    # Warfare Phase
+    chargeDeclared @17 :Bool;
+    chargeDeclined @18 :Bool;
+    charger @19 :UInt8 = 255;
+    lastCombatMorale @20 :Int32 = -1;
+    shotteSeats @21 :List(UInt8);
+    vacatedThisCharge @22 :List(Space);
+    fledThisTurn @23 :List(Space);
+    defeatedThisTurn @24 :List(Space);
+    defendersStruck @25 :List(Space);
+    shotteAlternationBroken @26 :Bool;
+    winCheckedThisTurn @27 :Bool;
+    # Ending
+    finalTurn @28 :UInt16;
+    finalTerritory @29 :Int32 = -1;
+    winner @30 :UInt8 = 255;
+    hasVictory @31 :Bool;
+    victory @32 :Victory;
+    hasDecidedAt @33 :Bool;
+    decidedAt @34 :UInt64;
+    playAfterEndReported @35 :Bool;
+  }
+}

@@ -9,6 +9,7 @@
 #include <span>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "warlog/core/catalog.hpp"
@@ -143,6 +144,16 @@ class Archive {
 
   [[nodiscard]] const std::string& path() const noexcept { return path_; }
   [[nodiscard]] store::Store& store() const noexcept { return *store_; }
+
+  // Appends a game built in memory (core::generate_game) as a new game, with
+  // the catalog and ruleset texts it was played under stored as blobs; their
+  // content hashes must be GameCreated's. `bulk`: a relaxed commit for batch
+  // imports (store().sync() after the batch). Errors: InvalidArgument for a
+  // hash mismatch or a stream not starting with GameCreated, Conflict when the
+  // same game was imported before, as import_file otherwise.
+  [[nodiscard]] Expected<ImportResult> import_events(std::span<const core::Event> events,
+                                                     std::string_view catalog_text, std::string_view ruleset_text,
+                                                     bool bulk = false);
 
   // The parsed catalog / ruleset stored under a content hash (hex), parsed
   // once and shared: an archive audit reads the same few thousands of times.

@@ -18,6 +18,7 @@
 #include "warlog/core/error.hpp"
 #include "warlog/core/event.hpp"
 #include "warlog/core/hash.hpp"
+#include "warlog/store/annotations.hpp"
 #include "warlog/store/game_meta.hpp"
 #include "warlog/store/keys.hpp"
 
@@ -60,6 +61,12 @@ struct VerifyReport {
   std::optional<BrokenLink> broken;  // the first broken link; empty when intact
 
   [[nodiscard]] bool ok() const noexcept { return !broken.has_value(); }
+};
+
+// A stored snapshot: its seq and its bytes (a copy, valid after the Reader).
+struct StoredSnapshot {
+  core::Seq seq = 0;
+  std::string bytes;
 };
 
 // Return false to stop the scan early.
@@ -113,6 +120,27 @@ class Reader {
   // --- Blobs -------------------------------------------------------------------
   // The bytes stored by Store::put_blob. NotFound "no ruleset with hash H".
   [[nodiscard]] Expected<std::string> get_blob(BlobKind kind, const core::Digest& hash) const;
+
+  // --- Snapshots (store/src/snapshots.cpp) --------------------------------------
+  // The snapshot with the greatest seq <= `seq` stored under this ruleset
+  // digest and engine version, or nullopt. Bytes are returned as stored:
+  // whether they decode and fit is the caller's business (replay/seek.hpp).
+  [[nodiscard]] Expected<std::optional<StoredSnapshot>> nearest_snapshot(core::GameId game, core::Seq seq,
+                                                                         const core::Digest& ruleset_digest,
+                                                                         std::uint32_t engine_version) const;
+  // Every snapshot key of a game, in key order (seq, ruleset, version).
+  [[nodiscard]] Expected<std::vector<SnapshotKeyParts>> snapshot_keys(core::GameId game) const;
+
+  // --- Annotations (store/src/annotations.cpp; layout: annotations.hpp) -------
+  // Every annotation of `game` (nullopt: of every game), in key order: by
+  // game, then seq, then n. Errors: DataLoss "annotation G:S:N: ..." for a
+  // key or value that does not decode; Unsupported for a kind newer than
+  // this build.
+  [[nodiscard]] Expected<std::vector<AnnotationRecord>> annotations(
+      std::optional<core::GameId> game) const;
+  // The annotations kept at one event, in n order (empty when none).
+  [[nodiscard]] Expected<std::vector<AnnotationRecord>> annotations_at(core::GameId game,
+                                                                       core::Seq seq) const;
 
  private:
   friend class Store;

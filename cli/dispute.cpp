@@ -1,0 +1,301 @@
+// warlog dispute: record a claim about an event, rule on it, list and show
+// disputes, and turn a ruling into a regression test. Beside the log, never
+// in it: the replay facade (replay/disputes.hpp) appends annotations.
+
+#include "dispute.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <ctime>
+
+#include "common.hpp"
+#include "verbs.hpp"
+#include "warlog/core/finding.hpp"
+#include "warlog/replay/dispute_case.hpp"
+#include "warlog/replay/disputes.hpp"
+#include "warlog/replay/report.hpp"
+
+namespace warlog::cli {
+
+namespace {
+
+using replay::Archive;
+using replay::Dispute;
+
+std::string_view status_name(core::DisputeStatus s) { return s == core::DisputeStatus::Open ? "open" : "resolved"; }
+
+std::string citation_text(const core::Citation& c) {
+  if (c.kind == core::Citation::Kind::Rule) {
+    if (const core::Rule* r = core::find_rule(c.text)) return fmt::format("{} ({})", c.text, r->citation);
+  }
+  return c.text;
+}
+
+std::string expectation_text(const core::Expectation& e, core::Seq seq) {
+  return e.present ? fmt::format("the audit reports {} at seq {}", e.rule_id, seq)
+                   : fmt::format("the audit reports no {} at seq {}", e.rule_id, seq);
+}
+
+nlohmann::json citations_json(const std::vector<core::Citation>& cs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& c : cs) {
+    out.push_back({{"kind", c.kind == core::Citation::Kind::Rule ? "rule" : "text"}, {"text", c.text}});
+  }
+  return out;
+}
+
+nlohmann::json dispute_json(const Dispute& d) {
+  nlohmann::json rulings = nlohmann::json::array();
+  for (const auto& r : d.rulings) {
+    nlohmann::json e = nullptr;
+    if (r.expectation) e = {{"rule", r.expectation->rule_id}, {"present", r.expectation->present}};
+    rulings.push_back({{"status", status_name(r.status)},
+                       {"ruling", r.ruling},
+                       {"ruled_by", r.ruled_by},
+                       {"ruled_at", r.ruled_at},
+                       {"citations", citations_json(r.citations)},
+                       {"expectation", e}});
+  }
+  return {{"id", replay::to_string(d.id)},          {"game", d.id.game},
+          {"seq", d.id.seq},                         {"status", status_name(d.status())},
+          {"claim", d.raised.claim},                 {"raised_by", d.raised.raised_by},
+          {"created_at", d.raised.created_at},       {"citations", citations_json(d.raised.citations)},
+          {"rulings", rulings}};
+}
+
+Expected<replay::DisputeId> parse_id(const std::string& text) {
+  auto id = replay::parse_dispute_id(text);
+  if (!id) {
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("'{}' is not a dispute id: GAME:SEQ:N, as `warlog dispute list` shows", text));
+  }
+  return *id;
+}
+
+Expected<Archive> open(const DisputeArgs& a, Archive::Mode mode) {
+  Options o;
+  o.store = a.store;
+  return open_archive(o, mode);
+}
+
+int fail(const Error& e) {
+  error_line(e);
+  return kExitError;
+}
+
+// --- Verbs -------------------------------------------------------------------------
+int run_add(const DisputeArgs& a) {
+  auto archive = open(a, Archive::Mode::ReadWrite);
+  if (!archive) return fail(archive.error());
+  auto id = replay::add_dispute(*archive, {a.game, a.seq, a.claim, a.by, a.cites, now_utc()});
+  if (!id) return fail(id.error());
+  fmt::print("dispute {} recorded at game {}, seq {}\n", replay::to_string(*id), id->game, id->seq);
+  return kExitClean;
+}
+
+int run_list(const DisputeArgs& a) {
+  auto archive = open(a, Archive::Mode::ReadOnly);
+  if (!archive) return fail(archive.error());
+  std::vector<Dispute> all;
+  if (a.games.empty()) {
+    auto d = replay::list_disputes(*archive, std::nullopt);
+    if (!d) return fail(d.error());
+    all = std::move(*d);
+  }
+  for (core::GameId g : a.games) {
+    auto d = replay::list_disputes(*archive, g);
+    if (!d) return fail(d.error());
+    all.insert(all.end(), d->begin(), d->end());
+  }
+  if (a.format == "json") {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& d : all) out.push_back(dispute_json(d));
+    fmt::print("{}\n", out.dump(2));
+    return kExitClean;
+  }
+  fmt::print("{:<12}  {:<8}  {:<16}  {}\n", "id", "status", "raised by", "claim");
+  for (const auto& d : all) {
+    fmt::print("{:<12}  {:<8}  {:<16}  {}\n", replay::to_string(d.id), status_name(d.status()), d.raised.raised_by,
+               d.raised.claim);
+  }
+  return kExitClean;
+}
+
+int run_show(const DisputeArgs& a) {
+  auto id = parse_id(a.id);
+  if (!id) return fail(id.error());
+  auto archive = open(a, Archive::Mode::ReadOnly);
+  if (!archive) return fail(archive.error());
+  auto d = replay::find_dispute(*archive, *id);
+  if (!d) return fail(d.error());
+  if (a.format == "json") {
+    fmt::print("{}\n", dispute_json(*d).dump(2));
+    return kExitClean;
+  }
+  auto game = archive->game(id->game);
+  if (!game) return fail(game.error());
+  fmt::print("dispute {}: {}\n", replay::to_string(*id), status_name(d->status()));
+  fmt::print("game {}: {} ({}), {}\n", game->id, game->title, game->date, replay::seats_line(*game));
+
+  // The moment in dispute, and what the audit says there, for the judge.
+  auto events = archive->events(id->game);
+  if (events && id->seq < events->size()) {
+    const core::Event& ev = (*events)[id->seq];
+    fmt::print("seq {}: turn {}, {}{}: {}\n", ev.seq, ev.turn, core::to_string(ev.phase),
+               ev.seat == core::kNoSeat ? std::string{} : fmt::format(", seat {}", ev.seat + 1),
+               core::payload_name(ev.payload));
+  }
+  fmt::print("\nclaim: {}\nraised by {}{}\n", d->raised.claim, d->raised.raised_by,
+             d->raised.created_at.empty() ? "" : " at " + d->raised.created_at);
+  for (const auto& c : d->raised.citations) fmt::print("  cites {}\n", citation_text(c));
+
+  if (auto audit = archive->audit(id->game)) {
+    std::size_t n = 0;
+    for (const auto& f : audit->findings) {
+      if (f.finding.seq != id->seq) continue;
+      if (n++ == 0) fmt::print("\nthe audit at seq {}:\n", id->seq);
+      fmt::print("  {} {} ({}): {}\n", f.finding.rule_id, core::to_string(f.finding.severity),
+                 core::to_string(f.finding.basis), f.finding.message);
+    }
+    if (n == 0) fmt::print("\nthe audit reports nothing at seq {}\n", id->seq);
+  } else {
+    fmt::print("\nthe audit could not run: {}\n", audit.error().message);
+  }
+
+  for (std::size_t i = 0; i < d->rulings.size(); ++i) {
+    const auto& r = d->rulings[i];
+    const bool superseded = i + 1 < d->rulings.size();
+    fmt::print("\nruling {}{} by {}{}: {}\n  {}\n", i + 1, superseded ? " (superseded)" : "", r.ruled_by,
+               r.ruled_at.empty() ? "" : " at " + r.ruled_at, status_name(r.status), r.ruling);
+    if (r.expectation) fmt::print("  expects: {}\n", expectation_text(*r.expectation, id->seq));
+    for (const auto& c : r.citations) fmt::print("  cites {}\n", citation_text(c));
+  }
+  return kExitClean;
+}
+
+int run_resolve(const DisputeArgs& a) {
+  auto id = parse_id(a.id);
+  if (!id) return fail(id.error());
+  if (!a.expect.empty() && !a.expect_none.empty()) {
+    return fail(Error{ErrorCode::InvalidArgument, "give --expect or --expect-none, not both"});
+  }
+  replay::NewRuling r;
+  r.ruling = a.ruling;
+  r.ruled_by = a.by;
+  r.citations = a.cites;
+  r.ruled_at = now_utc();
+  r.supersede = a.supersede;
+  if (!a.expect.empty()) r.expectation = core::Expectation{a.expect, true};
+  if (!a.expect_none.empty()) r.expectation = core::Expectation{a.expect_none, false};
+  auto archive = open(a, Archive::Mode::ReadWrite);
+  if (!archive) return fail(archive.error());
+  auto d = replay::resolve_dispute(*archive, *id, r);
+  if (!d) return fail(d.error());
+  fmt::print("dispute {} resolved by {}\n", replay::to_string(*id), a.by);
+  if (r.expectation) {
+    fmt::print("expects: {}\n", expectation_text(*r.expectation, id->seq));
+    fmt::print("make it a regression test: warlog dispute export-test {}\n", replay::to_string(*id));
+  }
+  return kExitClean;
+}
+
+int run_export_test(const DisputeArgs& a) {
+  auto id = parse_id(a.id);
+  if (!id) return fail(id.error());
+  auto archive = open(a, Archive::Mode::ReadOnly);
+  if (!archive) return fail(archive.error());
+  auto c = replay::make_dispute_case(*archive, *id, a.name);
+  if (!c) return fail(c.error());
+  auto written = replay::write_dispute_case(*c, a.out, a.force);
+  if (!written) return fail(written.error());
+  fmt::print("wrote {}\nwrote {}\n", written->wlog.string(), written->expect.string());
+  for (const auto& p : written->data) fmt::print("wrote {}\n", p.string());
+  if (!c->engine_agrees) {
+    // Written anyway: the case is the ruling; it fails until the engine agrees.
+    fmt::print(stderr, "warlog: the engine disagrees with the ruling today ({}); the case fails until it is fixed\n",
+               c->engine_detail);
+    return kExitViolations;
+  }
+  fmt::print("the engine agrees today: {}\n", c->engine_detail);
+  return kExitClean;
+}
+
+}  // namespace
+
+std::string now_utc() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+CLI::App* add_dispute(CLI::App& app, DisputeArgs& a) {
+  CLI::App* d = app.add_subcommand("dispute", "Record disputes about events, rule on them, make rulings into tests");
+  d->require_subcommand(1);
+  d->footer(
+      "Disputes are kept beside the game, never in it: the events stay as recorded.\n"
+      "A dispute is named GAME:SEQ:N (game, the disputed event, N-th annotation there).\n"
+      "Example:\n"
+      "  warlog dispute add --game 1 --seq 27 --claim \"Bruno drew three cards\" --by Alice --cite MUS-a.draw\n"
+      "  warlog dispute resolve 1:27:0 --ruling \"Two cards per Muster\" --by Judge --expect MUS-a.draw\n"
+      "  warlog dispute export-test 1:27:0 --name spine_first_blood_seq27");
+  auto store = [&a](CLI::App* sub) {
+    sub->add_option("--store", a.store, "Store directory (default: $WARLOG_STORE, else .warlog/store)");
+  };
+
+  a.add = d->add_subcommand("add", "Raise a dispute about one event");
+  store(a.add);
+  a.add->add_option("--game", a.game, "Game id")->required();
+  a.add->add_option("--seq", a.seq, "The disputed event's seq (as the audit prints it)")->required();
+  a.add->add_option("--claim", a.claim, "What is claimed, in a sentence")->required();
+  a.add->add_option("--by", a.by, "Who raises it")->required();
+  a.add->add_option("--cite", a.cites, "A rule id (warlog rules) or any citation; repeatable");
+
+  a.list = d->add_subcommand("list", "List disputes with their status");
+  store(a.list);
+  a.list->add_option("--game", a.games, "Only these game(s)");
+  a.list->add_option("--format", a.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+
+  a.show = d->add_subcommand("show", "Show a dispute: the event, the audit there, the claim and every ruling");
+  store(a.show);
+  a.show->add_option("id", a.id, "Dispute id GAME:SEQ:N")->required();
+  a.show->add_option("--format", a.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+
+  a.resolve = d->add_subcommand("resolve", "Rule on a dispute (appends the ruling; the history stays)");
+  store(a.resolve);
+  a.resolve->add_option("id", a.id, "Dispute id GAME:SEQ:N")->required();
+  a.resolve->add_option("--ruling", a.ruling, "The ruling, in a sentence or two")->required();
+  a.resolve->add_option("--by", a.by, "Who rules")->required();
+  a.resolve->add_option("--cite", a.cites, "A rule id or any citation; repeatable");
+  a.resolve->add_option("--expect", a.expect, "The audit must report this rule id at the event");
+  a.resolve->add_option("--expect-none", a.expect_none, "The audit must NOT report this rule id at the event");
+  a.resolve->add_flag("--supersede", a.supersede, "Rule again on a resolved dispute (an appeal)");
+
+  a.export_test = d->add_subcommand("export-test", "Write a resolved dispute as a regression case for the test suite");
+  store(a.export_test);
+  a.export_test->add_option("id", a.id, "Dispute id GAME:SEQ:N")->required();
+  a.export_test->add_option("--out", a.out, "Directory (default: tests/disputes)");
+  a.export_test->add_option("--name", a.name, "File stem (default: the title and seq)");
+  a.export_test->add_flag("--force", a.force, "Replace an existing case of that name");
+  a.export_test->footer(
+      "Writes NAME.wlog (the events up to the disputed one), NAME.expect (the expected finding or its\n"
+      "absence, the citations) and the recorded catalog and ruleset under data/. ctest runs every case.\n"
+      "Exit 1 when the engine disagrees with the ruling today (the case is written, and fails).");
+  return d;
+}
+
+int run_dispute(const DisputeArgs& a) {
+  if (a.add && a.add->parsed()) return run_add(a);
+  if (a.list && a.list->parsed()) return run_list(a);
+  if (a.show && a.show->parsed()) return run_show(a);
+  if (a.resolve && a.resolve->parsed()) return run_resolve(a);
+  if (a.export_test && a.export_test->parsed()) return run_export_test(a);
+  return kExitError;
+}
+
+}  // namespace warlog::cli

@@ -1,0 +1,19 @@
+#pragma once
+// Re-framing stored messages for other tools: the store keeps Cap'n Proto's
+// packed framing; `capnp convert binary:...` and most readers in other
+// languages take the standard unpacked framing.
+
+#include <string>
+#include <string_view>
+
+#include "warlog/core/error.hpp"
+
+namespace warlog::events {
+
+// One packed message (as stored) -> the same message in the standard
+// (unpacked) framing: segment table, then segments. The words are those the
+// packed bytes encode, not re-encoded. Errors: DataLoss for bytes that are
+// not exactly one packed message.
+[[nodiscard]] Expected<std::string> unpack_message(std::string_view packed);
+
+}  // namespace warlog::events

@@ -1,0 +1,78 @@
+@0xf4fe437cbd9b800b;
+# Annotations kept beside a game's stream in the `annotations` database
+# (key: game u64 BE ‖ seq u64 BE ‖ n u32 BE; value: one packed Annotation).
+# It mirrors core/include/warlog/core/annotation.hpp. The wire rules of
+# warlog.capnp hold here too: ordinals are never renumbered, reordered or
+# reused; new kinds take the next ordinal of the union; enumerants are only
+# appended.
+#
+# Why Cap'n Proto and not a hand-written encoding (as `games` values are):
+# an annotation is written once and must read forever while its kinds grow
+# (notes, amended citations, co-signers); a schema gives that evolution and
+# lets the stock tool decode a value taken from `mdb_dump -s annotations`:
+#   capnp convert packed:text events/schema/annotation.capnp Annotation
+# Why a file of its own and not structs at the end of warlog.capnp: that file
+# is the event stream's contract; annotations are a separate database with a
+# separate life, and a file each keeps their ordinals from ever interleaving.
+
+using Cxx = import "/capnp/c++.capnp";
+$Cxx.namespace("warlog::capnp_annotation");
+
+struct Citation {
+  kind @0 :Kind;
+  text @1 :Text;        # a rule id for kind rule; free text otherwise
+
+  enum Kind {
+    rule @0;            # an id from `warlog rules` ("MUS-a.draw")
+    text @1;            # anything else: a ruling number, a document, a letter
+  }
+}
+
+# What the ruling says the audit must report at the disputed event.
+struct Expectation {
+  ruleId @0 :Text;
+  present @1 :Bool = true;   # false: the audit must NOT report ruleId there
+}
+
+struct DisputeRaised {
+  claim @0 :Text;
+  raisedBy @1 :Text;
+  citations @2 :List(Citation);
+  createdAt @3 :Text;   # as the caller gave it (the CLI: ISO 8601 UTC)
+}
+
+# A ruling on the DisputeRaised stored at the same game and seq under n = dispute.
+struct DisputeRuled {
+  dispute @0 :UInt32;
+  status @1 :Status;
+  ruling @2 :Text;
+  ruledBy @3 :Text;
+  citations @4 :List(Citation);
+  expectation @5 :Expectation;   # absent: the ruling states no expected finding
+  ruledAt @6 :Text;
+
+  enum Status {
+    open @0;
+    resolved @1;
+  }
+}
+
+# Ed25519 over "warlog.game-signature.1" ‖ game u64 BE ‖ eventCount u64 BE ‖ head
+# (store/include/warlog/store/signature.hpp). Keyed under seq = eventCount - 1.
+struct GameSigned {
+  signer @0 :Text;
+  publicKey @1 :Data;   # 32 bytes
+  eventCount @2 :UInt64;
+  head @3 :Data;        # 32 bytes: chain hash of event eventCount - 1
+  signature @4 :Data;   # 64 bytes
+  signedAt @5 :Text;
+}
+
+struct Annotation {
+  union {
+    disputeRaised @0 :DisputeRaised;
+    disputeRuled @1 :DisputeRuled;
+    gameSigned @2 :GameSigned;
+    # Next free ordinal: @3.
+  }
+}

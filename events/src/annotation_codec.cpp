@@ -1,0 +1,199 @@
+// core::Annotation <-> packed Cap'n Proto (schema/annotation.capnp). Every
+// exception Cap'n Proto throws for bad input stops here and becomes an Error.
+
+#include "warlog/events/annotation_codec.hpp"
+
+#include <capnp/message.h>
+#include <capnp/serialize-packed.h>
+#include <kj/exception.h>
+#include <kj/io.h>
+
+#include <algorithm>
+#include <string>
+#include <type_traits>
+
+#include "schema/annotation.capnp.h"
+
+namespace warlog::events {
+
+namespace {
+
+namespace ca = ::warlog::capnp_annotation;
+
+struct DecodeFailure {
+  ErrorCode code = ErrorCode::DataLoss;
+  std::string message;
+};
+
+// An annotation is small prose; these bound a hostile value's cost (see the
+// reasoning beside codec.cpp's limits: packed bytes can claim far more words
+// than they hold).
+constexpr std::uint64_t kTraversalLimitWords = kMaxAnnotationBytes / sizeof(capnp::word) * 4;
+constexpr int kNestingLimit = 8;
+
+capnp::Data::Reader data_of(const auto& bytes) {
+  return capnp::Data::Reader(bytes.data(), bytes.size());
+}
+
+template <std::size_t N>
+std::array<std::uint8_t, N> fixed(capnp::Data::Reader r, const char* field) {
+  if (r.size() != N) {
+    throw DecodeFailure{ErrorCode::DataLoss, std::string(field) + " is " + std::to_string(r.size()) +
+                                                 " bytes, expected " + std::to_string(N)};
+  }
+  std::array<std::uint8_t, N> out{};
+  std::copy(r.begin(), r.end(), out.begin());
+  return out;
+}
+
+std::string text(capnp::Text::Reader t) { return std::string(t.cStr(), t.size()); }
+
+// --- Writing ------------------------------------------------------------------
+void write_citations(capnp::List<ca::Citation>::Builder out, const std::vector<core::Citation>& in) {
+  for (unsigned i = 0; i < in.size(); ++i) {
+    out[i].setKind(in[i].kind == core::Citation::Kind::Rule ? ca::Citation::Kind::RULE
+                                                            : ca::Citation::Kind::TEXT);
+    out[i].setText(in[i].text);
+  }
+}
+
+struct Writer {
+  mutable ca::Annotation::Builder b;  // builders are handles; init*() is non-const
+  void operator()(const core::DisputeRaised& d) const {
+    auto o = b.initDisputeRaised();
+    o.setClaim(d.claim);
+    o.setRaisedBy(d.raised_by);
+    write_citations(o.initCitations(static_cast<unsigned>(d.citations.size())), d.citations);
+    o.setCreatedAt(d.created_at);
+  }
+  void operator()(const core::DisputeRuled& d) const {
+    auto o = b.initDisputeRuled();
+    o.setDispute(d.dispute);
+    o.setStatus(d.status == core::DisputeStatus::Resolved ? ca::DisputeRuled::Status::RESOLVED
+                                                          : ca::DisputeRuled::Status::OPEN);
+    o.setRuling(d.ruling);
+    o.setRuledBy(d.ruled_by);
+    write_citations(o.initCitations(static_cast<unsigned>(d.citations.size())), d.citations);
+    if (d.expectation) {
+      auto e = o.initExpectation();
+      e.setRuleId(d.expectation->rule_id);
+      e.setPresent(d.expectation->present);
+    }
+    o.setRuledAt(d.ruled_at);
+  }
+  void operator()(const core::GameSigned& s) const {
+    auto o = b.initGameSigned();
+    o.setSigner(s.signer);
+    o.setPublicKey(data_of(s.public_key));
+    o.setEventCount(s.event_count);
+    o.setHead(data_of(s.head));
+    o.setSignature(data_of(s.signature));
+    o.setSignedAt(s.signed_at);
+  }
+};
+
+// --- Reading ------------------------------------------------------------------
+std::vector<core::Citation> read_citations(capnp::List<ca::Citation>::Reader in) {
+  std::vector<core::Citation> out;
+  out.reserve(in.size());
+  for (auto c : in) {
+    core::Citation::Kind kind = core::Citation::Kind::Text;
+    switch (c.getKind()) {
+      case ca::Citation::Kind::RULE: kind = core::Citation::Kind::Rule; break;
+      case ca::Citation::Kind::TEXT: kind = core::Citation::Kind::Text; break;
+      default:
+        throw DecodeFailure{ErrorCode::Unsupported,
+                            "citation kind " + std::to_string(static_cast<unsigned>(c.getKind())) +
+                                " is newer than this warlog"};
+    }
+    out.push_back(core::Citation{kind, text(c.getText())});
+  }
+  return out;
+}
+
+core::Annotation read(ca::Annotation::Reader r) {
+  switch (r.which()) {
+    case ca::Annotation::DISPUTE_RAISED: {
+      auto d = r.getDisputeRaised();
+      return core::DisputeRaised{text(d.getClaim()), text(d.getRaisedBy()),
+                                 read_citations(d.getCitations()), text(d.getCreatedAt())};
+    }
+    case ca::Annotation::DISPUTE_RULED: {
+      auto d = r.getDisputeRuled();
+      core::DisputeRuled out;
+      out.dispute = d.getDispute();
+      switch (d.getStatus()) {
+        case ca::DisputeRuled::Status::OPEN: out.status = core::DisputeStatus::Open; break;
+        case ca::DisputeRuled::Status::RESOLVED: out.status = core::DisputeStatus::Resolved; break;
+        default:
+          throw DecodeFailure{ErrorCode::Unsupported, "a dispute status newer than this warlog"};
+      }
+      out.ruling = text(d.getRuling());
+      out.ruled_by = text(d.getRuledBy());
+      out.citations = read_citations(d.getCitations());
+      if (d.hasExpectation()) {
+        auto e = d.getExpectation();
+        out.expectation = core::Expectation{text(e.getRuleId()), e.getPresent()};
+      }
+      out.ruled_at = text(d.getRuledAt());
+      return out;
+    }
+    case ca::Annotation::GAME_SIGNED: {
+      auto s = r.getGameSigned();
+      core::GameSigned out;
+      out.signer = text(s.getSigner());
+      out.public_key = fixed<32>(s.getPublicKey(), "gameSigned.publicKey");
+      out.event_count = s.getEventCount();
+      out.head = fixed<32>(s.getHead(), "gameSigned.head");
+      out.signature = fixed<64>(s.getSignature(), "gameSigned.signature");
+      out.signed_at = text(s.getSignedAt());
+      return out;
+    }
+  }
+  throw DecodeFailure{ErrorCode::Unsupported,
+                      "annotation kind " + std::to_string(static_cast<unsigned>(r.which())) +
+                          " is newer than this warlog"};
+}
+
+std::string one_line(kj::StringPtr s) {
+  std::string out(s.cStr(), s.size());
+  std::replace_if(out.begin(), out.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  return out;
+}
+
+}  // namespace
+
+std::string encode_annotation(const core::Annotation& a) {
+  capnp::MallocMessageBuilder message;
+  std::visit(Writer{message.initRoot<ca::Annotation>()}, a);
+  kj::VectorOutputStream out;
+  capnp::writePackedMessage(out, message);
+  const auto bytes = out.getArray();
+  return std::string(reinterpret_cast<const char*>(bytes.begin()), bytes.size());
+}
+
+Expected<core::Annotation> decode_annotation(std::string_view bytes) {
+  if (bytes.empty()) return make_error(ErrorCode::DataLoss, "annotation bytes are empty");
+  try {
+    kj::ArrayInputStream in(kj::arrayPtr(reinterpret_cast<const kj::byte*>(bytes.data()), bytes.size()));
+    auto value = [&] {
+      capnp::ReaderOptions options;
+      options.traversalLimitInWords = kTraversalLimitWords;
+      options.nestingLimit = kNestingLimit;
+      capnp::PackedMessageReader message(in, options);  // unpacks into aligned memory
+      return read(message.getRoot<ca::Annotation>());
+    }();
+    if (const auto rest = in.tryGetReadBuffer().size(); rest != 0) {
+      return make_error(ErrorCode::DataLoss,
+                        std::to_string(rest) + " trailing bytes after the annotation message");
+    }
+    return value;
+  } catch (const DecodeFailure& f) {
+    return make_error(f.code, f.message);
+  } catch (const kj::Exception& e) {
+    return make_error(ErrorCode::DataLoss, "annotation bytes (" + std::to_string(bytes.size()) +
+                                               ") are not a valid message: " + one_line(e.getDescription()));
+  }
+}
+
+}  // namespace warlog::events

@@ -1,0 +1,88 @@
+#pragma once
+// Disputes: a claim raised at an event of a stored game, and the rulings on
+// it, kept beside the log (the store's `annotations` database), never in it.
+// Append-only: resolving appends a ruling that refers to the dispute; the
+// dispute's status is a fold of its records, so the history stays.
+//
+// A dispute is named by where it is kept, "GAME:SEQ:N" ("1:27:0": game 1,
+// the event at seq 27, the first annotation there). Timestamps are text as
+// the caller gives them; nothing here reads a clock.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warlog/core/annotation.hpp"
+#include "warlog/core/error.hpp"
+#include "warlog/replay/replay.hpp"
+
+namespace warlog::replay {
+
+struct DisputeId {
+  core::GameId game = 0;
+  core::Seq seq = 0;
+  std::uint32_t n = 0;
+  friend bool operator==(const DisputeId&, const DisputeId&) = default;
+};
+
+[[nodiscard]] std::string to_string(const DisputeId& id);  // "1:27:0"
+// "G:S:N" with decimal numbers; nullopt otherwise.
+[[nodiscard]] std::optional<DisputeId> parse_dispute_id(std::string_view text) noexcept;
+
+struct Dispute {
+  DisputeId id;
+  core::DisputeRaised raised;
+  std::vector<core::DisputeRuled> rulings;  // in the order made; the last is in force
+
+  // Open until a ruling; then what the ruling in force says.
+  [[nodiscard]] core::DisputeStatus status() const noexcept;
+  // The last ruling, or nullptr when none.
+  [[nodiscard]] const core::DisputeRuled* in_force() const noexcept;
+};
+
+// A citation as a person typed it: an id the rule registry knows
+// ("MUS-a.draw") is a rule citation; anything else is kept as free text.
+[[nodiscard]] core::Citation make_citation(std::string_view text);
+
+struct NewDispute {
+  core::GameId game = 0;
+  core::Seq seq = 0;
+  std::string claim;
+  std::string raised_by;
+  std::vector<std::string> citations;
+  std::string created_at;
+};
+
+struct NewRuling {
+  std::string ruling;
+  std::string ruled_by;
+  std::vector<std::string> citations;
+  std::optional<core::Expectation> expectation;  // what the audit must report at the event
+  std::string ruled_at;
+  // A dispute already resolved is only ruled on again on purpose (an appeal):
+  // the new ruling supersedes, the old one stays in the history.
+  bool supersede = false;
+};
+
+// --- Recording -----------------------------------------------------------------
+// Errors: InvalidArgument for an empty claim or name; NotFound for an unknown
+// game or a seq past its last event.
+[[nodiscard]] Expected<DisputeId> add_dispute(const Archive& archive, const NewDispute& d);
+
+// Appends a ruling and returns the dispute with it. Errors: NotFound for an
+// unknown dispute; InvalidArgument for an empty ruling or name, or an
+// expectation naming a rule the engine does not know; Conflict when the
+// dispute is already resolved and !supersede, or another writer ruled on it
+// at the same moment (nothing written).
+[[nodiscard]] Expected<Dispute> resolve_dispute(const Archive& archive, const DisputeId& id, const NewRuling& r);
+
+// --- Reading -----------------------------------------------------------------------
+// Every dispute of a game (nullopt: of every game), in (game, seq, n) order.
+[[nodiscard]] Expected<std::vector<Dispute>> list_disputes(const Archive& archive,
+                                                           std::optional<core::GameId> game);
+// Errors: NotFound "no dispute 1:27:0".
+[[nodiscard]] Expected<Dispute> find_dispute(const Archive& archive, const DisputeId& id);
+
+}  // namespace warlog::replay

@@ -1,0 +1,117 @@
+// warlog audit over a store where one game's stored bytes are damaged: that
+// game is reported as data loss in one line (exit 2), and every other game
+// is still audited and reported (issue 4, reliability).
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "cli/cli_run.hpp"
+#include "store/store_fixtures.hpp"
+
+namespace warlog {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+namespace fs = std::filesystem;
+
+const std::string kSamples = WARLOG_SAMPLES_DIR;
+
+// The spine sample under another title (a second game, not a re-import),
+// with its tag paths made absolute so it can live anywhere.
+fs::path retitled_sample(const fs::path& dir, const std::string& title) {
+  std::string text = testing::slurp(kSamples + "/games/spine_first_blood.wlog");
+  const std::string old_title = "[Title \"First blood at the Old Mill\"]";
+  text.replace(text.find(old_title), old_title.size(), "[Title \"" + title + "\"]");
+  for (const std::string tag : {"\"../decks/", "\"../rulesets/", "\"../catalogs/"}) {
+    for (auto p = text.find(tag); p != std::string::npos; p = text.find(tag, p + 1)) {
+      text.replace(p + 1, 3, kSamples + "/");
+    }
+  }
+  const fs::path file = dir / (title + ".wlog");
+  std::ofstream(file) << text;
+  return file;
+}
+
+class AuditRobustness : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string store = "--store " + dir_.store();
+    ASSERT_EQ(testing::run_warlog("import " + store + " " + kSamples + "/games/spine_first_blood.wlog").code, 0);
+    const auto second = retitled_sample(dir_.path(), "Second");
+    const auto r = testing::run_warlog("import " + store + " '" + second.string() + "'");
+    ASSERT_EQ(r.code, 0) << r.err;
+    ASSERT_THAT(r.out, HasSubstr("as game 2"));
+  }
+  // Replaces the stored value of game 1's event `seq` with edit(bytes).
+  template <class Edit>
+  void damage(core::Seq seq, Edit&& edit) {
+    store::test::edit_raw(dir_.store(), store::kDbEvents, [&](MDB_txn* txn, MDB_dbi dbi) {
+      std::string bytes = store::test::raw_event(txn, dbi, 1, seq);
+      edit(bytes);
+      store::test::put_raw(txn, dbi, store::view(store::event_key(1, seq)), bytes);
+    });
+  }
+  testing::TempDir dir_;
+};
+
+TEST_F(AuditRobustness, ATruncatedEventIsDataLossForThatGameOnly) {
+  damage(7, [](std::string& bytes) { bytes.resize(bytes.size() / 2); });
+  const auto r = testing::run_warlog("audit --store " + dir_.store());
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  // One line on stderr, naming the game and the damaged event.
+  EXPECT_EQ(testing::count_lines(r.err), 1u) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("game 1"));
+  EXPECT_THAT(r.err, HasSubstr("seq 7"));
+  EXPECT_THAT(r.err, HasSubstr("not a valid message")) << "say it is damage, not a rule finding";
+  // Game 2 is audited as if nothing happened: its report and its violation.
+  EXPECT_THAT(r.out, HasSubstr("game 2  \"Second\""));
+  EXPECT_THAT(r.out, HasSubstr("MUS-a.draw violation"));
+  EXPECT_THAT(r.out, Not(HasSubstr("game 1  \"")));
+  EXPECT_THAT(r.out, HasSubstr("summary: 2 games"));
+  EXPECT_THAT(r.out, HasSubstr("1 game(s) could not be audited"));
+}
+
+TEST_F(AuditRobustness, GarbageBytesAreDataLossInEveryFormat) {
+  damage(3, [](std::string& bytes) { bytes.assign(bytes.size(), '\xff'); });
+  const auto json = testing::run_warlog("audit --store " + dir_.store() + " --format json");
+  EXPECT_EQ(json.code, 2);
+  EXPECT_EQ(testing::count_lines(json.err), 1u) << json.err;
+  EXPECT_THAT(json.err, HasSubstr("game 1"));
+  EXPECT_THAT(json.out, HasSubstr("\"game\": 2"));
+  const auto junit = testing::run_warlog("audit --store " + dir_.store() + " --format junit");
+  EXPECT_EQ(junit.code, 2);
+  EXPECT_THAT(junit.out, HasSubstr("errors=\"1\""));
+  EXPECT_THAT(junit.out, HasSubstr("name=\"game 2: Second\""));
+}
+
+TEST_F(AuditRobustness, ARemovedEventIsDataLossToo) {
+  store::test::edit_raw(dir_.store(), store::kDbEvents, [](MDB_txn* txn, MDB_dbi dbi) {
+    ASSERT_TRUE(store::lmdb::del(txn, dbi, store::view(store::event_key(1, 9))).value());
+  });
+  const auto r = testing::run_warlog("audit --store " + dir_.store());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(testing::count_lines(r.err), 1u) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("game 1, seq 9"));
+  EXPECT_THAT(r.out, HasSubstr("game 2  \"Second\""));
+}
+
+// A byte flipped inside a card name still decodes: the audit folds what is
+// stored (and reports the unknown card as a finding); it is verify, not
+// audit, that proves the bytes are the recorded ones.
+TEST_F(AuditRobustness, ADecodableEditIsLeftToVerify) {
+  damage(27, [](std::string& bytes) {
+    const auto at = bytes.find("Paw Slin");  // a text's first word packs contiguously
+    ASSERT_NE(at, std::string::npos);
+    bytes[at + 1] ^= 0x20;  // "PAw Slinger"
+  });
+  const auto verify = testing::run_warlog("verify --store " + dir_.store());
+  EXPECT_EQ(verify.code, 1);
+  EXPECT_THAT(verify.out, HasSubstr("game 1: BROKEN at seq 28"));
+  EXPECT_THAT(verify.out, HasSubstr("game 2: ok"));
+}
+
+}  // namespace
+}  // namespace warlog

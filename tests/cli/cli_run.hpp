@@ -1,0 +1,49 @@
+#pragma once
+// Runs the warlog executable as a user would, with stdout and stderr kept
+// apart (a verb's report vs its one-line errors).
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "temp_dir.hpp"
+
+namespace warlog::testing {
+
+struct CliResult {
+  int code = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// args are passed to the shell as written: quote paths with spaces.
+inline CliResult run_warlog(const std::string& args, const std::string& env = "") {
+  TempDir io;
+  const auto out = io.path() / "out";
+  const auto err = io.path() / "err";
+  const std::string cmd =
+      env + " " + std::string(WARLOG_CLI_PATH) + " " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+  const int status = std::system(cmd.c_str());
+  CliResult r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+inline std::size_t count_lines(const std::string& s) {
+  std::size_t n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+}  // namespace warlog::testing
