@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "csv.hpp"
+#include "notation_lex.hpp"  // edit_distance, shared with the notation's hints
 #include "text_file.hpp"
 #include "warlog/core/hash.hpp"
 
@@ -64,31 +65,13 @@ namespace {
 
 char fold_case(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
 
-// Levenshtein distance, case-insensitive: typos in card names are what a
-// scorekeeper makes.
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      const std::size_t cost = fold_case(a[i - 1]) == fold_case(b[j - 1]) ? 0 : 1;
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + cost});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
 }  // namespace
 
 std::string Catalog::closest(std::string_view name) const {
   std::string best;
   std::size_t best_d = static_cast<std::size_t>(-1);
   for (const Card& c : cards_) {
-    const std::size_t d = edit_distance(name, c.name);
+    const std::size_t d = notation::edit_distance(name, c.name);
     if (d < best_d) {
       best_d = d;
       best = c.name;
