@@ -78,13 +78,8 @@ int Game::cost(const std::string& name, Seat seat) const {
 }
 
 std::vector<Space> Game::neighbours(Space sp) const {
-  std::vector<Space> out;
-  const Space around[] = {{static_cast<std::int8_t>(sp.col - 1), sp.row}, {static_cast<std::int8_t>(sp.col + 1), sp.row},
-                          {sp.col, static_cast<std::int8_t>(sp.row - 1)}, {sp.col, static_cast<std::int8_t>(sp.row + 1)}};
-  for (Space n : around) {
-    if (state.on_grid(n)) out.push_back(n);
-  }
-  return out;
+  const Neighbours n = core::neighbours(state, sp);
+  return std::vector<Space>(n.begin(), n.end());
 }
 
 std::vector<Space> Game::enemies_next_to(Space sp, Seat owner, bool include_lost) const {

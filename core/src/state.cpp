@@ -42,12 +42,24 @@ int card_cost(const Card& c, Allegiance declared, const Ruleset& rules) noexcept
   return c.provision_cost + (surcharged(c, declared) ? rules.allegiance_surcharge : 0);
 }
 
+int troop_cost(const Troop& t, const Card& c, Allegiance declared, const Ruleset& rules) noexcept {
+  const bool turncoat_surcharge = t.has(kTroopTurncoat) && !surcharged(c, declared);
+  return card_cost(c, declared, rules) + (turncoat_surcharge ? rules.allegiance_surcharge : 0);
+}
+
+Neighbours neighbours(const GameState& s, Space sp) noexcept {
+  Neighbours out;
+  const Space around[] = {{static_cast<std::int8_t>(sp.col - 1), sp.row}, {static_cast<std::int8_t>(sp.col + 1), sp.row},
+                          {sp.col, static_cast<std::int8_t>(sp.row - 1)}, {sp.col, static_cast<std::int8_t>(sp.row + 1)}};
+  for (Space n : around) {
+    if (s.on_grid(n)) out.spaces[out.count++] = n;
+  }
+  return out;
+}
+
 Seat territory_controller(const GameState& s, const TerritoryState& t, std::array<int, kSeatCount>* sides) noexcept {
   std::array<int, kSeatCount> count{};
-  const Space sp = t.space;
-  for (Space n : {Space{static_cast<std::int8_t>(sp.col - 1), sp.row}, Space{static_cast<std::int8_t>(sp.col + 1), sp.row},
-                  Space{sp.col, static_cast<std::int8_t>(sp.row - 1)}, Space{sp.col, static_cast<std::int8_t>(sp.row + 1)}}) {
-    if (!s.on_grid(n)) continue;
+  for (Space n : neighbours(s, t.space)) {
     const auto& slot = s.at(n);
     if (slot && slot->owner < kSeatCount && !slot->has(kTroopLost)) ++count[slot->owner];
   }
@@ -69,8 +81,7 @@ int provision_cost(const GameState& s, Seat seat, const Catalog& catalog, const 
     if (!slot || slot->owner != seat) continue;
     const Card* c = catalog.find(slot->card);
     if (c == nullptr || c->type != CardType::Troop) continue;
-    total += cost_of(slot->card);
-    if (slot->has(kTroopTurncoat) && !surcharged(*c, declared)) total += rules.allegiance_surcharge;
+    total += troop_cost(*slot, *c, declared, rules);
   }
   for (const HeldCard& g : s.seats[seat].gambits_in_play) total += cost_of(g.card);
   for (const WageDue& w : s.seats[seat].wages_due) total += cost_of(w.card);

@@ -122,8 +122,7 @@ void on(const Step& st, const ProvisionsPaid& p) {
     if (!slot || slot->owner != st.ev.seat) continue;
     const Card* c = catalog.find(slot->card);
     if (c == nullptr || c->type != CardType::Troop) continue;
-    const int surcharge = slot->has(kTroopTurncoat) && c->faction == seat->allegiance ? rules.allegiance_surcharge : 0;
-    due.push_back(Due{PaidItem{s.space_of(i), slot->card}, slot->card, card_cost(*c, seat->allegiance, rules) + surcharge,
+    due.push_back(Due{PaidItem{s.space_of(i), slot->card}, slot->card, troop_cost(*slot, *c, seat->allegiance, rules),
                       2, true});
   }
   for (const HeldCard& g : seat->gambits_in_play) {

@@ -24,9 +24,7 @@ const Card& card_of(const Step& st, const Troop& t) {
 // Enemy Troops (of the other seat) orthogonally adjacent to `sp`.
 std::vector<Space> adjacent_enemies(const GameState& s, Space sp, Seat owner, bool include_lost) {
   std::vector<Space> out;
-  for (Space n : {Space{static_cast<std::int8_t>(sp.col - 1), sp.row}, Space{static_cast<std::int8_t>(sp.col + 1), sp.row},
-                  Space{sp.col, static_cast<std::int8_t>(sp.row - 1)}, Space{sp.col, static_cast<std::int8_t>(sp.row + 1)}}) {
-    if (!s.on_grid(n)) continue;
+  for (Space n : neighbours(s, sp)) {
     const auto& slot = s.at(n);
     if (slot && slot->owner != owner && (include_lost || !slot->has(kTroopLost))) out.push_back(n);
   }

@@ -170,6 +170,20 @@ struct GameState {
 
 // --- Derived values ------------------------------------------------------
 
+// The on-grid spaces orthogonally adjacent to `sp` (The Battlefield,
+// assumed: rulings R-002), without allocating.
+struct Neighbours {
+  std::array<Space, 4> spaces{};
+  std::size_t count = 0;
+  [[nodiscard]] const Space* begin() const noexcept { return spaces.data(); }
+  [[nodiscard]] const Space* end() const noexcept { return spaces.data() + count; }
+};
+[[nodiscard]] Neighbours neighbours(const GameState& s, Space sp) noexcept;
+
+// A Troop's Provision cost for its owner: card_cost, and always the
+// surcharge for a Troop played under Turncoat (Deck Construction › Turncoat).
+[[nodiscard]] int troop_cost(const Troop& t, const Card& c, Allegiance declared, const Ruleset& rules) noexcept;
+
 // The row that is this seat's Vanguard (rulings R-002).
 [[nodiscard]] int vanguard_row(const GameState& s, Seat seat) noexcept;
 
