@@ -4,8 +4,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <charconv>
-
 #include "common.hpp"
 #include "progress.hpp"
 #include "verbs.hpp"
@@ -18,37 +16,6 @@ namespace warlog::cli {
 namespace {
 
 using replay::Archive;
-
-// --shard K/N -> (K, N). Errors: InvalidArgument.
-Expected<void> parse_shard(Options& o) {
-  if (o.shard.empty()) return {};
-  const auto slash = o.shard.find('/');
-  std::uint64_t k = 0, n = 0;
-  const char* s = o.shard.data();
-  const auto ok = [](std::from_chars_result r, const char* end) { return r.ec == std::errc{} && r.ptr == end; };
-  if (slash == std::string::npos || !ok(std::from_chars(s, s + slash, k), s + slash) ||
-      !ok(std::from_chars(s + slash + 1, s + o.shard.size(), n), s + o.shard.size()) || n == 0 || k >= n) {
-    return make_error(ErrorCode::InvalidArgument,
-                      fmt::format("--shard takes K/N with 0 <= K < N, e.g. 0/4; found '{}'", o.shard));
-  }
-  o.shard_index = k;
-  o.shard_count = n;
-  return {};
-}
-
-struct Selection {
-  Archive archive;
-  std::vector<core::GameId> ids;
-};
-
-Expected<Selection> select(Options& o) {
-  if (auto s = parse_shard(o); !s) return tl::unexpected(s.error());
-  auto archive = open_archive(o, Archive::Mode::ReadOnly);
-  if (!archive) return tl::unexpected(archive.error());
-  auto ids = selected_games(*archive, o);
-  if (!ids) return tl::unexpected(ids.error());
-  return Selection{std::move(*archive), std::move(*ids)};
-}
 
 // Runs fn over every selected game on o.jobs threads, with a progress line.
 template <class Result, class Fn>
@@ -85,7 +52,7 @@ std::string junit_suite(const std::string& name, std::size_t tests, std::size_t 
 
 int run_audit(const Options& opts) {
   Options o = opts;
-  auto sel = select(o);
+  auto sel = open_selection(o, Archive::Mode::ReadOnly);
   if (!sel) {
     error_line(sel.error());
     return kExitError;
@@ -142,7 +109,7 @@ int run_audit(const Options& opts) {
 
 int run_rule_diff(const Options& opts) {
   Options o = opts;
-  auto sel = select(o);
+  auto sel = open_selection(o, Archive::Mode::ReadOnly);
   if (!sel) {
     error_line(sel.error());
     return kExitError;

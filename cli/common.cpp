@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+
 namespace warlog::cli {
 
 void error_line(const Error& e) { fmt::print(stderr, "warlog: {}\n", e.message); }
@@ -24,6 +26,37 @@ Expected<std::vector<core::GameId>> selected_games(const replay::Archive& a, con
     std::erase_if(ids, [&](core::GameId id) { return id % o.shard_count != o.shard_index; });
   }
   return ids;
+}
+
+namespace {
+
+// --shard K/N -> (K, N). Errors: InvalidArgument.
+Expected<void> parse_shard(Options& o) {
+  if (o.shard.empty()) return {};
+  const auto slash = o.shard.find('/');
+  std::uint64_t k = 0, n = 0;
+  const char* s = o.shard.data();
+  const auto ok = [](std::from_chars_result r, const char* end) { return r.ec == std::errc{} && r.ptr == end; };
+  if (slash == std::string::npos || !ok(std::from_chars(s, s + slash, k), s + slash) ||
+      !ok(std::from_chars(s + slash + 1, s + o.shard.size(), n), s + o.shard.size()) || n == 0 || k >= n) {
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("--shard takes K/N with 0 <= K < N, e.g. 0/4; found '{}'", o.shard));
+  }
+  o.shard_index = k;
+  o.shard_count = n;
+  return {};
+}
+
+}  // namespace
+
+Expected<Selection> open_selection(const Options& opts, replay::Archive::Mode mode) {
+  Options o = opts;
+  if (auto s = parse_shard(o); !s) return tl::unexpected(s.error());
+  auto archive = open_archive(o, mode);
+  if (!archive) return tl::unexpected(archive.error());
+  auto ids = selected_games(*archive, o);
+  if (!ids) return tl::unexpected(ids.error());
+  return Selection{std::move(*archive), std::move(*ids)};
 }
 
 Expected<replay::AuditOptions> load_overrides(const std::string& ruleset_path, const std::string& catalog_path) {

@@ -17,6 +17,15 @@ void error_line(const Error& e);
 // The games a verb works on: --game ids, else every game in the store, in id order.
 [[nodiscard]] Expected<std::vector<core::GameId>> selected_games(const replay::Archive& a, const Options& o);
 
+// The store and the games a verb works on, with --shard K/N applied
+// (a shard is only a game filter). Errors: the store's, or InvalidArgument
+// for a malformed --shard.
+struct Selection {
+  replay::Archive archive;
+  std::vector<core::GameId> ids;
+};
+[[nodiscard]] Expected<Selection> open_selection(const Options& o, replay::Archive::Mode mode);
+
 // --ruleset / --catalog files as audit overrides (empty flags: none).
 [[nodiscard]] Expected<replay::AuditOptions> load_overrides(const std::string& ruleset_path,
                                                             const std::string& catalog_path);

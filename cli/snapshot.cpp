@@ -46,20 +46,17 @@ CLI::App* add_snapshot(CLI::App& app, Options& o, SnapshotArgs& s) {
 }
 
 int run_snapshot(const Options& o, const SnapshotArgs& s) {
-  auto archive = open_archive(o, replay::Archive::Mode::ReadWrite);
-  if (!archive) {
-    error_line(archive.error());
+  auto sel = open_selection(o, replay::Archive::Mode::ReadWrite);
+  if (!sel) {
+    error_line(sel.error());
     return kExitError;
   }
-  auto ids = selected_games(*archive, o);
-  if (!ids) {
-    error_line(ids.error());
-    return kExitError;
-  }
+  auto& archive = sel->archive;
+  const auto& ids = sel->ids;
   int rc = kExitClean;
-  for (core::GameId id : *ids) {
+  for (core::GameId id : ids) {
     if (s.drop) {
-      auto n = replay::drop_snapshots(*archive, id);
+      auto n = replay::drop_snapshots(archive, id);
       if (!n) {
         error_line(n.error());
         rc = kExitError;
@@ -68,7 +65,7 @@ int run_snapshot(const Options& o, const SnapshotArgs& s) {
       fmt::print("game {}: {} snapshot{} dropped\n", id, *n, *n == 1 ? "" : "s");
       continue;
     }
-    auto built = replay::build_snapshots(*archive, id, s.every);
+    auto built = replay::build_snapshots(archive, id, s.every);
     if (!built) {
       error_line(built.error());
       rc = kExitError;
@@ -86,7 +83,7 @@ int run_snapshot(const Options& o, const SnapshotArgs& s) {
                  built->too_large == 1 ? " was" : "s were");
     }
   }
-  if (auto synced = archive->store().sync(); !synced) {
+  if (auto synced = archive.store().sync(); !synced) {
     error_line(synced.error());
     rc = kExitError;
   }

@@ -49,19 +49,16 @@ int run_import(const Options& o) {
 }
 
 int run_verify(const Options& o) {
-  auto archive = open_archive(o, Archive::Mode::ReadOnly);
-  if (!archive) {
-    error_line(archive.error());
+  auto sel = open_selection(o, Archive::Mode::ReadOnly);
+  if (!sel) {
+    error_line(sel.error());
     return kExitError;
   }
-  auto ids = selected_games(*archive, o);
-  if (!ids) {
-    error_line(ids.error());
-    return kExitError;
-  }
+  auto& archive = sel->archive;
+  const auto& ids = sel->ids;
   int rc = kExitClean;
-  for (core::GameId id : *ids) {
-    auto v = archive->verify(id);
+  for (core::GameId id : ids) {
+    auto v = archive.verify(id);
     if (!v) {
       error_line(v.error());
       rc = kExitError;
@@ -74,7 +71,7 @@ int run_verify(const Options& o) {
       rc = kExitViolations;
     }
     // One more line per signature (replay/signatures.hpp): valid, stale or INVALID.
-    auto signatures = replay::check_signatures(*archive, id);
+    auto signatures = replay::check_signatures(archive, id);
     if (!signatures) {
       error_line(signatures.error());
       rc = kExitError;
