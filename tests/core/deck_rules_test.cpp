@@ -271,7 +271,7 @@ TEST(DeckConstruction_AllegianceRule, TheSurchargeIsOwedEveryAttritionWhileInPla
 TEST(DeckConstruction_AllegianceRule, PayingASurchargeBeyondTheSupplyIsAViolation) {
   const auto b = hireling_company_overreaches();
   expect_single(b.fold(), "ATT-3.supply", b.last_seq(),
-                "costing 5 with 3 supply left; Allegiance surcharge included: 'Paw Militia' on a1 +2;");
+                "costing 5 with 3 supply left; Allegiance surcharge included: 'Paw Militia' on a1 +2");
 }
 
 TEST(DeckConstruction_AllegianceRule, WithoutASurchargeTheSameArmyIsAffordable) {

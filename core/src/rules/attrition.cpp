@@ -171,12 +171,14 @@ void on(const Step& st, const ProvisionsPaid& p) {
     if (d.matched != 1) continue;
     paid += d.cost;
     const Card* c = catalog.find(d.card);
-    if (c != nullptr && d.cost > c->provision_cost) surcharged += fmt::format(" {} +{};", describe(d), d.cost - c->provision_cost);
+    if (c != nullptr && d.cost > c->provision_cost) {
+      surcharged += fmt::format("{}{} +{}", surcharged.empty() ? "" : ", ", describe(d), d.cost - c->provision_cost);
+    }
   }
   if (paid > 0 && paid > supply && !rules.overspend_provisions) {
     st.report(rule_id::kProvisionSupply,
               fmt::format("{} provisions cards costing {} with {} supply left{}{}", seat->player, paid, supply,
-                          surcharged.empty() ? "" : "; Allegiance surcharge included:", surcharged));
+                          surcharged.empty() ? "" : "; Allegiance surcharge included: ", surcharged));
   }
 
   // Payment priority: nothing of a later class paid while an earlier one is not.
