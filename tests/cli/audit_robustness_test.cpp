@@ -22,7 +22,7 @@ const std::string kSamples = WARLOG_SAMPLES_DIR;
 // The spine sample under another title (a second game, not a re-import),
 // with its tag paths made absolute so it can live anywhere.
 fs::path retitled_sample(const fs::path& dir, const std::string& title) {
-  std::string text = testing::slurp(kSamples + "/games/spine_first_blood.wlog");
+  std::string text = testing::slurp(kSamples + "/tutorial/spine_first_blood.wlog");
   const std::string old_title = "[Title \"First blood at the Old Mill\"]";
   text.replace(text.find(old_title), old_title.size(), "[Title \"" + title + "\"]");
   for (const std::string tag : {"\"../decks/", "\"../rulesets/", "\"../catalogs/"}) {
@@ -39,7 +39,7 @@ class AuditRobustness : public ::testing::Test {
  protected:
   void SetUp() override {
     const std::string store = "--store " + dir_.store();
-    ASSERT_EQ(testing::run_warlog("import " + store + " " + kSamples + "/games/spine_first_blood.wlog").code, 0);
+    ASSERT_EQ(testing::run_warlog("import " + store + " " + kSamples + "/tutorial/spine_first_blood.wlog").code, 0);
     const auto second = retitled_sample(dir_.path(), "Second");
     const auto r = testing::run_warlog("import " + store + " '" + second.string() + "'");
     ASSERT_EQ(r.code, 0) << r.err;

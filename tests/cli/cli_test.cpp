@@ -32,7 +32,7 @@ CliRun run(const std::string& args, const std::string& env = "") {
   return r;
 }
 
-const std::string kSample = std::string(WARLOG_SAMPLES_DIR) + "/games/spine_first_blood.wlog";
+const std::string kSample = std::string(WARLOG_SAMPLES_DIR) + "/tutorial/spine_first_blood.wlog";
 
 TEST(Cli, HelpListsTheVerbsAndExitsZero) {
   const CliRun r = run("--help");

@@ -14,7 +14,7 @@ namespace {
 using ::testing::HasSubstr;
 using testing::run_warlog;
 
-const std::string kSample = std::string(WARLOG_SAMPLES_DIR) + "/games/spine_first_blood.wlog";
+const std::string kSample = std::string(WARLOG_SAMPLES_DIR) + "/tutorial/spine_first_blood.wlog";
 
 class DisputeCli : public ::testing::Test {
  protected:

@@ -17,7 +17,7 @@ namespace {
 using ::testing::HasSubstr;
 using testing::run_warlog;
 
-const std::string kSample = std::string(WARLOG_SAMPLES_DIR) + "/games/spine_first_blood.wlog";
+const std::string kSample = std::string(WARLOG_SAMPLES_DIR) + "/tutorial/spine_first_blood.wlog";
 const std::string kSchema = std::string(WARLOG_SOURCE_DIR) + "/events/schema/warlog.capnp";
 constexpr std::size_t kEvents = 38;
 

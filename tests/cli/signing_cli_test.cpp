@@ -15,7 +15,7 @@ using ::testing::HasSubstr;
 using ::testing::MatchesRegex;
 using testing::run_warlog;
 
-const std::string kSample = std::string(WARLOG_SAMPLES_DIR) + "/games/spine_first_blood.wlog";
+const std::string kSample = std::string(WARLOG_SAMPLES_DIR) + "/tutorial/spine_first_blood.wlog";
 
 class SigningCli : public ::testing::Test {
  protected:

@@ -32,7 +32,7 @@ CliResult warlog_cli(const std::string& args) {
 TEST(CliSnapshot, LaysReportsAndDropsSnapshots) {
   testing::TempDir dir;
   const std::string store = "--store " + dir.store();
-  ASSERT_EQ(warlog_cli("import " + store + " " + WARLOG_SAMPLES_DIR + "/games/spine_first_blood.wlog").code, 0);
+  ASSERT_EQ(warlog_cli("import " + store + " " + WARLOG_SAMPLES_DIR + "/tutorial/spine_first_blood.wlog").code, 0);
 
   const CliResult none = warlog_cli("snapshot " + store);
   EXPECT_EQ(none.code, 0) << none.out;
@@ -50,7 +50,7 @@ TEST(CliSnapshot, LaysReportsAndDropsSnapshots) {
 TEST(CliSnapshot, BadInputIsExitTwoWithOneLine) {
   testing::TempDir dir;
   const std::string store = "--store " + dir.store();
-  ASSERT_EQ(warlog_cli("import " + store + " " + WARLOG_SAMPLES_DIR + "/games/spine_first_blood.wlog").code, 0);
+  ASSERT_EQ(warlog_cli("import " + store + " " + WARLOG_SAMPLES_DIR + "/tutorial/spine_first_blood.wlog").code, 0);
   const CliResult zero = warlog_cli("snapshot " + store + " --every 0");
   EXPECT_EQ(zero.code, 2);
   EXPECT_NE(zero.out.find("N must be 1 or more"), std::string::npos) << zero.out;

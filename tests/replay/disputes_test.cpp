@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 using replay::DisputeId;
 using ::testing::HasSubstr;
 
-const std::string kSample = std::string(WARLOG_SAMPLES_DIR) + "/games/spine_first_blood.wlog";
+const std::string kSample = std::string(WARLOG_SAMPLES_DIR) + "/tutorial/spine_first_blood.wlog";
 constexpr core::Seq kThreeCards = 27;  // Bruno draws three cards (MUS-a.draw)
 
 class DisputesTest : public ::testing::Test {

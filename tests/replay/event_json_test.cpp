@@ -116,7 +116,7 @@ TEST(EventJson, TheSampleExportsLineByLine) {
   testing::TempDir dir;
   auto archive = replay::Archive::open(dir.store(), replay::Archive::Mode::ReadWrite);
   ASSERT_TRUE(archive);
-  ASSERT_TRUE(archive->import_file(std::string(WARLOG_SAMPLES_DIR) + "/games/spine_first_blood.wlog", {}));
+  ASSERT_TRUE(archive->import_file(std::string(WARLOG_SAMPLES_DIR) + "/tutorial/spine_first_blood.wlog", {}));
   auto events = archive->events(1);
   ASSERT_TRUE(events);
   std::ostringstream out;

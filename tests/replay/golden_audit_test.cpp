@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "game_corpus.hpp"
 #include "temp_dir.hpp"
 #include "warlog/replay/replay.hpp"
 #include "warlog/replay/report.hpp"
@@ -20,14 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<fs::path> sample_games() {
-  std::vector<fs::path> out;
-  for (const auto& e : fs::directory_iterator(fs::path(WARLOG_SAMPLES_DIR) / "games")) {
-    if (e.path().extension() == ".wlog") out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+std::vector<fs::path> sample_games() { return testing::sample_game_files(); }
 
 std::string read_all(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -87,7 +81,7 @@ TEST(SpineSample, AuditsToExactlyTheDeliberateViolation) {
   testing::TempDir dir;
   auto archive = replay::Archive::open(dir.store(), replay::Archive::Mode::ReadWrite);
   ASSERT_TRUE(archive);
-  auto id = archive->import_file(std::string(WARLOG_SAMPLES_DIR) + "/games/spine_first_blood.wlog", {});
+  auto id = archive->import_file(std::string(WARLOG_SAMPLES_DIR) + "/tutorial/spine_first_blood.wlog", {});
   ASSERT_TRUE(id);
   auto audit = archive->audit(id->id);
   ASSERT_TRUE(audit);

@@ -18,7 +18,7 @@ const std::string kSamples = WARLOG_SAMPLES_DIR;
 replay::Archive open_with_spine(const testing::TempDir& dir, core::GameId& id) {
   auto a = replay::Archive::open(dir.store(), replay::Archive::Mode::ReadWrite);
   EXPECT_TRUE(a);
-  auto r = a->import_file(kSamples + "/games/spine_first_blood.wlog", {});
+  auto r = a->import_file(kSamples + "/tutorial/spine_first_blood.wlog", {});
   EXPECT_TRUE(r);
   id = r->id;
   return std::move(*a);

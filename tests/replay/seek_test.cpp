@@ -475,7 +475,7 @@ TEST(Seek, ImportLaysSnapshotsForLongGamesOnly) {
   Archive archive = open_rw(dir);
   auto imported = archive.import_file(file.string(), io);
   ASSERT_TRUE(imported) << imported.error().error.message;
-  auto spine = archive.import_file((samples / "games" / "spine_first_blood.wlog").string(), {});
+  auto spine = archive.import_file((samples / "tutorial" / "spine_first_blood.wlog").string(), {});
   ASSERT_TRUE(spine);
   auto reader = archive.store().reader();
   auto long_keys = reader->snapshot_keys(imported->id);

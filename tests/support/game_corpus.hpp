@@ -40,10 +40,14 @@ struct CorpusGame {
   core::Ruleset ruleset;
 };
 
+// Every sample game: the library (samples/games) and the short tutorial game
+// (samples/tutorial), sorted by path.
 inline std::vector<corpus_fs::path> sample_game_files() {
   std::vector<corpus_fs::path> out;
-  for (const auto& e : corpus_fs::directory_iterator(corpus_fs::path(WARLOG_SAMPLES_DIR) / "games")) {
-    if (e.path().extension() == ".wlog") out.push_back(e.path());
+  for (const char* sub : {"games", "tutorial"}) {
+    for (const auto& e : corpus_fs::directory_iterator(corpus_fs::path(WARLOG_SAMPLES_DIR) / sub)) {
+      if (e.path().extension() == ".wlog") out.push_back(e.path());
+    }
   }
   std::sort(out.begin(), out.end());
   return out;

@@ -21,7 +21,7 @@ namespace warlog::testing {
 struct SampleStore {
   std::filesystem::path dir;
   std::vector<core::GameId> games;  // in import order: the samples sorted by file name
-  core::GameId first_blood = 0;     // samples/games/spine_first_blood.wlog
+  core::GameId first_blood = 0;     // samples/tutorial/spine_first_blood.wlog
 
   SampleStore() {
     bool found_first_blood = false;
@@ -30,8 +30,10 @@ struct SampleStore {
     auto archive = replay::Archive::open(dir.string(), replay::Archive::Mode::ReadWrite);
     if (!archive) throw std::runtime_error("creating the test store: " + archive.error().message);
     std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(std::string(WARLOG_SAMPLES_DIR) + "/games")) {
-      if (entry.path().extension() == ".wlog") files.push_back(entry.path());
+    for (const char* sub : {"/games", "/tutorial"}) {
+      for (const auto& entry : std::filesystem::directory_iterator(std::string(WARLOG_SAMPLES_DIR) + sub)) {
+        if (entry.path().extension() == ".wlog") files.push_back(entry.path());
+      }
     }
     std::sort(files.begin(), files.end());
     for (const auto& file : files) {
