@@ -203,5 +203,26 @@ TEST(Cli, RulesListsEveryRuleWithItsCitation) {
   EXPECT_NE(r.out.find("Attrition Phase › 3. Pay Provision Costs › Payment priority"), std::string::npos);
 }
 
+// #6's "done means", end to end through the CLI on the sample library: the
+// WIP empty-deck rule switched on is reported with the games and first events
+// it changes (exit 1); the unchanged ruleset changes nothing (exit 0).
+TEST(Cli, RuleDiffOnTheSamplesNamesTheGamesTheEmptyDeckRuleChanges) {
+  testing::TempDir dir;
+  const std::string store = "--store " + dir.store();
+  const std::string samples = std::string(WARLOG_SAMPLES_DIR);
+  ASSERT_EQ(run("import " + store + " " + samples + "/games/*.wlog").code, 0);
+  const CliRun changed = run("rule-diff " + store + " --candidate " + samples + "/rulesets/empty_deck_penalty.toml");
+  EXPECT_EQ(changed.code, 1) << changed.out;
+  EXPECT_NE(changed.out.find("\"The long hedgerow\""), std::string::npos) << changed.out;
+  EXPECT_NE(changed.out.find("\"Siege of the Stone Bridge\""), std::string::npos) << changed.out;
+  EXPECT_NE(changed.out.find("first divergence: seq "), std::string::npos) << changed.out;
+  EXPECT_NE(changed.out.find("(turn 16 muster"), std::string::npos) << changed.out;
+  EXPECT_NE(changed.out.find("ATT-wip.empty-deck"), std::string::npos) << changed.out;
+  EXPECT_NE(changed.out.find("summary: 12 games compared, 2 changed"), std::string::npos) << changed.out;
+  const CliRun same = run("rule-diff " + store + " --candidate " + samples + "/rulesets/standard.toml");
+  EXPECT_EQ(same.code, 0) << same.out;
+  EXPECT_NE(same.out.find("0 changed"), std::string::npos) << same.out;
+}
+
 }  // namespace
 }  // namespace warlog
