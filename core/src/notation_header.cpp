@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "notation_lex.hpp"
 #include "notation_parser.hpp"
+#include "warlog/core/notation.hpp"
 
 namespace warlog::core::notation {
 
@@ -194,3 +196,26 @@ void Parser::finish_header(const Token* first_body_token) {
 }
 
 }  // namespace warlog::core::notation
+
+namespace warlog::core {
+
+NotationRefs notation_refs(std::string_view text) {
+  NotationRefs refs;
+  for (const notation::SourceLine& line : notation::split_lines(text)) {
+    const notation::LexedLine lexed = notation::lex(line.text);
+    if (lexed.error) continue;
+    const auto& tk = lexed.tokens;
+    if (tk.front().kind == notation::Tok::Word && notation::iequals(tk.front().text, "Turn")) break;
+    if (tk.size() != 5 || tk[0].kind != notation::Tok::LBracket || tk[1].kind != notation::Tok::Word ||
+        tk[2].kind != notation::Tok::String || tk[3].kind != notation::Tok::RBracket) {
+      continue;
+    }
+    std::string* slot = notation::iequals(tk[1].text, "Ruleset")   ? &refs.ruleset_ref
+                        : notation::iequals(tk[1].text, "Catalog") ? &refs.catalog_ref
+                                                                    : nullptr;
+    if (slot != nullptr && slot->empty()) *slot = tk[2].text;
+  }
+  return refs;
+}
+
+}  // namespace warlog::core

@@ -6,10 +6,10 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <sstream>
 
 #include "warlog/core/hash.hpp"
+#include "warlog/core/notation.hpp"
 #include "warlog/replay/seek.hpp"
 #include "warlog/store/store.hpp"
 #include "context.hpp"
@@ -41,13 +41,11 @@ Expected<std::string> read_file(const fs::path& path) {
   return buf.str();
 }
 
-// The value of a header tag ([Catalog "path"]) before the notation is
-// parsed: the catalog is needed to parse card names.
-std::optional<std::string> header_tag(const std::string& text, const std::string& tag) {
-  const std::regex re("^\\s*\\[" + tag + "\\s+\"([^\"]*)\"\\s*\\]", std::regex::multiline);
-  std::smatch m;
-  if (std::regex_search(text, m, re)) return m[1].str();
-  return std::nullopt;
+// The value of the [Ruleset]/[Catalog] tag, or nullopt when the file has none.
+std::optional<std::string> header_tag(const core::NotationRefs& refs, std::string_view tag) {
+  const std::string& v = tag == "Ruleset" ? refs.ruleset_ref : refs.catalog_ref;
+  if (v.empty()) return std::nullopt;
+  return v;
 }
 
 GameSummary summary_of(const store::GameMeta& m) {
@@ -117,11 +115,12 @@ tl::expected<ImportResult, ImportFailure> Archive::import_file(const std::string
   auto text = read_file(path);
   if (!text) return fail(text.error());
   const fs::path dir = fs::path(path).parent_path();
+  const core::NotationRefs refs = core::notation_refs(*text);
 
   // The game file's own tags win; a tag path is relative to the game file.
   auto resolve = [&](const char* tag, const std::optional<std::string>& fallback,
                      const char* flag) -> Expected<std::string> {
-    if (auto t = header_tag(*text, tag)) return (dir / *t).lexically_normal().string();
+    if (auto t = header_tag(refs, tag)) return (dir / *t).lexically_normal().string();
     if (fallback) return *fallback;
     return make_error(ErrorCode::InvalidArgument,
                       fmt::format("no [{} \"PATH\"] tag in the file and no {} given", tag, flag));
@@ -130,7 +129,7 @@ tl::expected<ImportResult, ImportFailure> Archive::import_file(const std::string
   // already in this store; anything else is a file.
   auto load = [&](const char* tag, const std::optional<std::string>& fallback, const char* flag,
                   store::BlobKind kind) -> Expected<std::pair<std::string, std::string>> {
-    if (auto t = header_tag(*text, tag); t && core::digest_from_hex(*t)) {
+    if (auto t = header_tag(refs, tag); t && core::digest_from_hex(*t)) {
       auto bytes = blob(*store_, kind, *t, tag);
       if (bytes) return std::pair{std::string(tag) + " " + t->substr(0, 12), std::move(*bytes)};
       if (!fallback) {

@@ -379,5 +379,27 @@ TEST(NotationDocs, ExampleGameParsesAndRoundTrips) {
   EXPECT_EQ(again.game.events, r.game.events);
 }
 
+// The tags an import needs before it can parse: read by the notation's own
+// lexer, so comments, quoting and case work as in the rest of the header.
+TEST(NotationRefs, ReadsRulesetAndCatalogTagsFromTheHeaderOnly) {
+  const NotationRefs refs = notation_refs(
+      "\xEF\xBB\xBF# [Catalog \"in a comment.csv\"]\n"
+      "[Title \"A [Catalog \\\"x\\\"] in a title\"]\n"
+      "  [ruleset \"rules/standard.toml\"]   # lower-case tag, trailing comment\n"
+      "[Catalog \"cards \\\"quoted\\\".csv\"]\n"
+      "[Catalog \"second one is ignored.csv\"]\n"
+      "Turn 1\n"
+      "[Ruleset \"after the header.toml\"]\n");
+  EXPECT_EQ(refs.ruleset_ref, "rules/standard.toml");
+  EXPECT_EQ(refs.catalog_ref, "cards \"quoted\".csv");
+}
+
+TEST(NotationRefs, AMissingOrMalformedTagIsEmpty) {
+  EXPECT_EQ(notation_refs("[Title \"x\"]\nTurn 1\n").ruleset_ref, "");
+  EXPECT_EQ(notation_refs("[Ruleset standard.toml]\n").ruleset_ref, "");      // unquoted
+  EXPECT_EQ(notation_refs("[Ruleset \"unterminated]\n").ruleset_ref, "");      // lex error
+  EXPECT_EQ(notation_refs("[Catalog \"a.csv\" \"b.csv\"]\n").catalog_ref, "");  // two values
+}
+
 }  // namespace
 }  // namespace warlog::core

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -56,16 +55,15 @@ inline std::vector<corpus_fs::path> sample_game_files() {
 inline CorpusGame load_sample_game(const corpus_fs::path& file) {
   const std::string text = read_text_file(file);
   const corpus_fs::path dir = file.parent_path();
-  auto tag = [&](const std::string& name) {
-    const std::regex re("^\\s*\\[" + name + "\\s+\"([^\"]*)\"\\s*\\]", std::regex::multiline);
-    std::smatch m;
-    if (!std::regex_search(text, m, re)) throw std::runtime_error(file.string() + ": no [" + name + "] tag");
-    return dir / m[1].str();
+  const core::NotationRefs refs = core::notation_refs(text);
+  auto tag = [&](const std::string& ref, const char* name) {
+    if (ref.empty()) throw std::runtime_error(file.string() + ": no [" + std::string(name) + "] tag");
+    return dir / ref;
   };
   CorpusGame g;
   g.name = file.stem().string();
-  g.catalog_text = read_text_file(tag("Catalog"));
-  g.ruleset_text = read_text_file(tag("Ruleset"));
+  g.catalog_text = read_text_file(tag(refs.catalog_ref, "Catalog"));
+  g.ruleset_text = read_text_file(tag(refs.ruleset_ref, "Ruleset"));
   auto catalog = core::parse_catalog_csv(g.catalog_text);
   auto ruleset = core::parse_ruleset_toml(g.ruleset_text);
   if (!catalog || !ruleset) throw std::runtime_error(file.string() + ": catalog or ruleset does not parse");

@@ -54,6 +54,17 @@ struct ParseResult {
                                          const Catalog& catalog, const std::string& ruleset_hash,
                                          const DeckLoader& load_deck);
 
+// The header's [Ruleset "..."] and [Catalog "..."] values, read before the
+// game is parsed (parsing needs the catalog they name). Only tag lines before
+// the first `Turn` count; comments and quoting follow the notation's lexer
+// (docs/notation.md › Header tags). A tag that is absent or malformed is
+// empty here; parse_notation reports it properly.
+struct NotationRefs {
+  std::string ruleset_ref;  // a path relative to the game file, or a content hash
+  std::string catalog_ref;
+};
+[[nodiscard]] NotationRefs notation_refs(std::string_view text);
+
 // Prints events back as canonical notation (decks inline). Parsing the output
 // yields the same events: the round trip the tests check over every sample.
 [[nodiscard]] std::string export_notation(const std::vector<Event>& events);
