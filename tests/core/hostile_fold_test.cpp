@@ -65,5 +65,23 @@ TEST(HostileFold, TheCapIsPerEvent) {
   EXPECT_LT(at_again, 65u) << f.all();
 }
 
+// After the last part of a turn, a phase that is no part of it (a Warfare
+// Phase of the player not leading) took "part 6", and the next TurnStarted
+// read the name of part 7 past the end of the five (fuzz/corpus/snapshot/
+// crash-phase-after-the-last-part). Checked builds abort on the broken
+// invariant; the asan preset would report the read.
+TEST(HostileFold, APhaseAfterTheLastPartOfATurnStaysInRange) {
+  testing::GameBuilder b;
+  b.turn().morale(0);
+  b.phase(core::Phase::Muster, 0).phase(core::Phase::Muster, 1).phase(core::Phase::Warfare, 0);
+  b.phase(core::Phase::Attrition, 0).phase(core::Phase::Attrition, 1);
+  b.phase(core::Phase::Warfare, 1);
+  b.turn();
+  const auto f = fold_events(b.events());
+  EXPECT_LE(f.state.part, 5u);
+  EXPECT_EQ(core::check_invariants(f.state), "");
+  EXPECT_FALSE(f.of("LOG.order").empty()) << f.all();
+}
+
 }  // namespace
 }  // namespace warlog
