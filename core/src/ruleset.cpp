@@ -67,14 +67,20 @@ Expected<Ruleset> parse_ruleset_toml(std::string_view text) {
   }
 
   Ruleset rules;
-  for (const auto& [section_key, section_node] : root) {
+  // Named references, not structured bindings: clang 14 (the fuzz preset)
+  // cannot capture a structured binding in the lambda below.
+  for (const auto& section_entry : root) {
+    const toml::key& section_key = section_entry.first;
+    const toml::node& section_node = section_entry.second;
     const toml::table* section = section_node.as_table();
     if (section == nullptr) {
       return make_error(ErrorCode::InvalidArgument,
                         fmt::format("{}: '{}' must be a [section] (ruleset, deck, muster, attrition, wip, rulings)",
                                     where(section_node.source()), section_key.str()));
     }
-    for (const auto& [key, node] : *section) {
+    for (const auto& entry : *section) {
+      const toml::key& key = entry.first;
+      const toml::node& node = entry.second;
       const Option* opt = nullptr;
       for (const auto& o : options()) {
         if (o.section == section_key.str() && o.key == key.str()) opt = &o;

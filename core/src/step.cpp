@@ -7,6 +7,10 @@
 namespace warlog::core::detail {
 
 void Step::report(std::string_view rule, std::string message) const {
+  if (full()) {
+    if (dropped++ == 0) dropped_rule = rule;
+    return;
+  }
   const Rule* r = find_rule(rule);
   // An unregistered id is a bug in warlog, caught by the registry test.
   out.push_back(Finding{ev.seq, r ? r->id : rule, r ? r->severity : Severity::Violation,
@@ -23,7 +27,9 @@ SeatState* Step::actor() const {
 
 const Card* Step::card(std::string_view name) const {
   const Card* c = ctx.catalog.find(name);
-  if (c == nullptr) {
+  if (c == nullptr && full()) {
+    report(rule_id::kLogUnknownCard, "");  // counted only: no hint computed
+  } else if (c == nullptr) {
     report(rule_id::kLogUnknownCard,
            fmt::format("'{}' is not in the card catalog (closest: '{}')", name, ctx.catalog.closest(name)));
   }

@@ -10,14 +10,28 @@
 
 namespace warlog::core::detail {
 
+// The most findings one event records; the rest are counted and summed up
+// in one more finding (apply). A legal event has a handful; a hostile one
+// (a GameCreated with 16,000 Territories off the grid, 105 bytes packed) had
+// one per element, and the catalog hint of each unknown card cost an edit
+// distance against every card: seconds per event (fuzz target "event",
+// fuzz/corpus/event/timeout-16000-territories).
+inline constexpr std::size_t kMaxFindingsPerEvent = 64;
+
 struct Step {
   const Context& ctx;
   GameState& s;
   const Event& ev;
   std::vector<Finding>& out;
+  std::size_t first = 0;                  // out's size before this event
+  mutable std::size_t dropped = 0;        // findings past kMaxFindingsPerEvent
+  mutable std::string_view dropped_rule;  // the rule of the first one dropped
 
-  // Records a finding of `rule` (an id from rule_ids.hpp) at this event.
+  // Records a finding of `rule` (an id from rule_ids.hpp) at this event, or
+  // counts it once the event has kMaxFindingsPerEvent.
   void report(std::string_view rule, std::string message) const;
+  // True once this event has recorded kMaxFindingsPerEvent findings.
+  [[nodiscard]] bool full() const noexcept { return out.size() - first >= kMaxFindingsPerEvent; }
 
   // The acting seat's state, or nullptr (and a LOG.actor finding) when the
   // event's seat is not a seat of this game.

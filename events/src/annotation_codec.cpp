@@ -12,6 +12,7 @@
 #include <string>
 #include <type_traits>
 
+#include "bounds.hpp"
 #include "schema/annotation.capnp.h"
 
 namespace warlog::events {
@@ -27,8 +28,9 @@ struct DecodeFailure {
 
 // An annotation is small prose; these bound a hostile value's cost (see the
 // reasoning beside codec.cpp's limits: packed bytes can claim far more words
-// than they hold).
-constexpr std::uint64_t kTraversalLimitWords = kMaxAnnotationBytes / sizeof(capnp::word) * 4;
+// than they hold, and a decode reads the message twice). The deepest legal
+// path is three pointers (Annotation > disputeRuled > citations > Citation).
+constexpr std::uint64_t kTraversalLimitWords = kMaxAnnotationBytes / sizeof(capnp::word) * 8;
 constexpr int kNestingLimit = 8;
 
 capnp::Data::Reader data_of(const auto& bytes) {
@@ -174,6 +176,12 @@ std::string encode_annotation(const core::Annotation& a) {
 
 Expected<core::Annotation> decode_annotation(std::string_view bytes) {
   if (bytes.empty()) return make_error(ErrorCode::DataLoss, "annotation bytes are empty");
+  // The store refuses to write one over the limit (store/annotations.cpp).
+  if (bytes.size() > kMaxAnnotationBytes) {
+    return make_error(ErrorCode::DataLoss, "annotation of " + std::to_string(bytes.size()) +
+                                               " bytes is too large: the limit is " +
+                                               std::to_string(kMaxAnnotationBytes) + " bytes");
+  }
   try {
     kj::ArrayInputStream in(kj::arrayPtr(reinterpret_cast<const kj::byte*>(bytes.data()), bytes.size()));
     auto value = [&] {
@@ -181,6 +189,7 @@ Expected<core::Annotation> decode_annotation(std::string_view bytes) {
       options.traversalLimitInWords = kTraversalLimitWords;
       options.nestingLimit = kNestingLimit;
       capnp::PackedMessageReader message(in, options);  // unpacks into aligned memory
+      detail::check_whole_message(message);
       return read(message.getRoot<ca::Annotation>());
     }();
     if (const auto rest = in.tryGetReadBuffer().size(); rest != 0) {

@@ -15,6 +15,7 @@
 #include <kj/exception.h>
 #include <kj/io.h>
 
+#include "bounds.hpp"
 #include "convert.hpp"
 
 namespace warlog::events {
@@ -29,17 +30,22 @@ namespace cs = detail::cs;
 // zero run packs 256 words into 2 bytes), so the limit is what bounds the
 // memory and work of a decode: PackedMessageReader checks the segment table
 // against it before allocating, and every pointer followed is charged to it.
-// Legal events unpack to under three times their packed size (the worst
-// measured: long lists of empty names or invalid spaces, 2.9x; typical ones
-// 1.5x), so four times kMaxEventBytes leaves the largest legal event room
-// (tests: CodecSize.EventsNearTheLimitDecode) while refusing bombs.
+// A decode reads the message twice (check_whole_message's walk, then the
+// readers), so it is charged about twice the unpacked size. Legal events
+// unpack to under three times their packed size (the worst measured: long
+// lists of empty names or invalid spaces, 2.9x; typical ones 1.5x), so the
+// largest legal event (kMaxEventBytes packed) costs at most ~6x
+// kMaxEventBytes of words read; eight times leaves a third more
+// (tests: CodecSize.EventsNearTheLimitDecode) and still refuses bombs: a
+// decode never unpacks more than 512 KiB.
 //
-// nestingLimit: the schema nests about five levels deep (Event > payload >
-// CombatResolved.defenders > DefenderSplit.strikes > Strike.target). Our
-// readers follow the schema, so depth cannot recurse; the limit matters for
-// generic walks (copying, totalSize, printing) and 16 leaves room to grow.
-constexpr std::uint64_t kTraversalLimitWords = kMaxEventBytes / sizeof(capnp::word) * 4;
-constexpr int kNestingLimit = 16;
+// nestingLimit: the deepest legal path is five pointers (Event > payload >
+// CombatResolved.defenders > DefenderSplit.strikes > Strike.target), so 8
+// leaves three levels for the schema to grow while check_whole_message
+// refuses anything deeper, known fields or not (tests: CodecHostile.
+// DeeplyNestedMessageIsRefused, CodecTest round trips of every payload).
+constexpr std::uint64_t kTraversalLimitWords = kMaxEventBytes / sizeof(capnp::word) * 8;
+constexpr int kNestingLimit = 8;
 
 capnp::ReaderOptions reader_options() {
   capnp::ReaderOptions options;
@@ -83,6 +89,13 @@ template <class Read>
 auto guarded(std::string_view bytes, Read&& read)
     -> Expected<decltype(read(std::declval<cs::Event::Reader>()))> {
   if (bytes.empty()) return make_error(ErrorCode::DataLoss, "event bytes are empty");
+  // The store refuses to write an event over the limit, so a stored one
+  // larger than it was not written by warlog.
+  if (bytes.size() > kMaxEventBytes) {
+    return make_error(ErrorCode::DataLoss, "event of " + std::to_string(bytes.size()) +
+                                               " bytes is too large: the limit is " +
+                                               std::to_string(kMaxEventBytes) + " bytes");
+  }
   try {
     kj::ArrayInputStream in(
         kj::arrayPtr(reinterpret_cast<const kj::byte*>(bytes.data()), bytes.size()));
@@ -90,6 +103,7 @@ auto guarded(std::string_view bytes, Read&& read)
       // PackedMessageReader unpacks into word-aligned memory it owns, so the
       // input may sit at any address (LMDB values are only 2-byte aligned).
       capnp::PackedMessageReader message(in, reader_options());
+      detail::check_whole_message(message);
       return read(message.getRoot<cs::Event>());
       // Segments after the first are read lazily; the destructor consumes
       // any left unread (and throws if they are missing), so the check for

@@ -16,6 +16,8 @@
 #include <kj/exception.h>
 #include <kj/io.h>
 
+#include "bounds.hpp"
+#include "warlog/core/fold.hpp"
 #include "convert.hpp"
 #include "snapshot_state.hpp"
 
@@ -28,12 +30,14 @@ using SnapshotSchema = cs::Snapshot;
 
 // --- Guards against hostile input ----------------------------------------------
 // A state is mostly text (card names in piles); legal ones unpack to under
-// three times their packed size, as events do, so four times the largest
-// accepted snapshot bounds the work of a decode while leaving room. The
-// schema nests about six deep (Snapshot > State > seats > Seat > wagesDue >
-// WageDue > Space).
-constexpr std::uint64_t kTraversalLimitWords = kMaxSnapshotBytes / sizeof(capnp::word) * 4;
-constexpr int kNestingLimit = 16;
+// three times their packed size, as events do, and a decode reads the
+// message twice (check_whole_message, then the readers), so eight times the
+// largest accepted snapshot bounds the work of a decode while leaving room
+// (the reasoning beside codec.cpp's limits). The deepest legal path is five
+// pointers (Snapshot > State > seats > Seat.wagesDue > WageDue.space, or
+// State > grid > Cell.troop > Troop.card); 8 leaves room to grow.
+constexpr std::uint64_t kTraversalLimitWords = kMaxSnapshotBytes / sizeof(capnp::word) * 8;
+constexpr int kNestingLimit = 8;
 
 std::string text(capnp::Text::Reader t) { return std::string(t.cStr(), t.size()); }
 // std::string keeps a NUL after its last char, as Text::Reader requires.
@@ -92,6 +96,7 @@ auto guarded(std::string_view value, Read&& read) -> Expected<decltype(read(std:
       // Unpacks into word-aligned memory it owns: the input may sit at any
       // address (LMDB values are only 2-byte aligned).
       capnp::PackedMessageReader message(in, options);
+      detail::check_whole_message(message);
       return read(message.getRoot<SnapshotSchema>());
     }();
     if (const auto rest = in.tryGetReadBuffer().size(); rest != 0) {
@@ -135,6 +140,14 @@ Expected<Snapshot> decode_snapshot(std::string_view bytes) {
     out.header = read_header(snap);
     if (!snap.hasState()) detail::snapshot_failure("no state");
     out.state = detail::read_state(snap.getState());
+    // Whoever writes the store can seal any state with a sound checksum, and
+    // the fold indexes the grid and the seats by what the state says: a
+    // state the fold could never have made (a grid of another size than
+    // cols x rows, ...) is refused here, never folded on (fuzz target
+    // "snapshot", fuzz/corpus/snapshot/crash-grid-size-mismatch).
+    if (const std::string why = core::check_invariants(out.state); !why.empty()) {
+      detail::snapshot_failure("the state breaks the fold's invariants: " + why);
+    }
     return out;
   });
 }

@@ -157,6 +157,27 @@ Expected<Dbis> open_dbis(const Shared& s, MDB_txn* txn, unsigned flags) {
   return d;
 }
 
+// A data.mdb shorter than the pages its newest meta page counts (a copy cut
+// short, a full disk, a bad transfer): LMDB maps the file and would die of
+// SIGBUS on the first read of a page past its end, so this runs before any
+// transaction. Nothing is written either way.
+Expected<void> check_not_truncated(const Shared& s, const MDB_envinfo& info) {
+  MDB_stat st{};
+  if (const int rc = mdb_env_stat(s.env.handle(), &st); rc != 0) return detail::fail(s, "reading the page size", rc);
+  std::error_code ec;
+  const auto file = s.path / "data.mdb";
+  const std::uintmax_t have = fs::file_size(file, ec);
+  if (ec) return make_error(ErrorCode::IoError, fmt::format("cannot read the size of {}: {}", file.string(), ec.message()));
+  const std::uintmax_t need = (static_cast<std::uintmax_t>(info.me_last_pgno) + 1) * st.ms_psize;
+  if (have < need) {
+    return make_error(ErrorCode::DataLoss,
+                      fmt::format("store {}: data.mdb is truncated: {} bytes, but its pages need {} ({} pages of {} "
+                                  "bytes); restore it from a copy",
+                                  s.path.string(), have, need, info.me_last_pgno + 1, st.ms_psize));
+  }
+  return {};
+}
+
 // Neither a warlog store nor an empty environment.
 Error not_a_store(const Shared& s) {
   return Error{ErrorCode::InvalidArgument,
@@ -242,6 +263,13 @@ Expected<Store> Store::open(const fs::path& path, const Options& options) {
     return make_error(ErrorCode::IoError,
                       fmt::format("cannot read {}: {}", path.string(), ec.message()));
   }
+  // LMDB takes an empty data.mdb for a new environment and would write a
+  // fresh, empty store over what was a truncated one.
+  if (existed && fs::file_size(path / "data.mdb", ec) == 0 && !ec) {
+    return make_error(ErrorCode::DataLoss,
+                      fmt::format("store {}: data.mdb is empty (truncated to 0 bytes); restore it from a copy",
+                                  path.string()));
+  }
   if (options.read_only && !existed) {
     return make_error(ErrorCode::NotFound, fmt::format("no warlog store at {}", path.string()));
   }
@@ -287,6 +315,9 @@ Expected<Store> Store::open(const fs::path& path, const Options& options) {
     if (!info) return detail::fail(s, "reading the environment info", info.error());
   }
   s.map_size = info->me_mapsize;
+  if (existed) {
+    if (auto whole = check_not_truncated(s, *info); !whole) return tl::unexpected(whole.error());
+  }
 
   auto dbis = options.read_only ? init_read_only(s) : init_read_write(s);
   if (!dbis) return tl::unexpected(dbis.error());

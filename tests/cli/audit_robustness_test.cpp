@@ -8,7 +8,9 @@
 #include <fstream>
 
 #include "cli/cli_run.hpp"
+#include "events/samples.hpp"
 #include "store/store_fixtures.hpp"
+#include "warlog/events/codec.hpp"
 
 namespace warlog {
 namespace {
@@ -111,6 +113,49 @@ TEST_F(AuditRobustness, ADecodableEditIsLeftToVerify) {
   EXPECT_EQ(verify.code, 1);
   EXPECT_THAT(verify.out, HasSubstr("game 1: BROKEN at seq 28"));
   EXPECT_THAT(verify.out, HasSubstr("game 2: ok"));
+}
+
+// Issue 9: an event of a payload kind a newer warlog wrote (the union
+// discriminant set to one this build does not know).
+TEST_F(AuditRobustness, AnUnknownPayloadKindIsReportedForThatGameOnly) {
+  damage(5, [](std::string& bytes) {
+    const auto header = events::decode_header(bytes);
+    ASSERT_TRUE(header);
+    auto ev = events::decode_event(bytes);
+    ASSERT_TRUE(ev);
+    auto other = *ev;
+    other.payload = std::holds_alternative<core::TurnStarted>(ev->payload) ? core::Payload{core::PhaseStarted{}}
+                                                                           : core::Payload{core::TurnStarted{}};
+    events::test::RawMessage a(bytes);
+    events::test::RawMessage b(events::encode_event(other, header->prev_hash));
+    const auto offset = events::test::first_difference(a.event().getDataSection(), b.event().getDataSection());
+    ASSERT_LT(offset, a.event().getDataSection().size());
+    events::test::put_u16(a.event().getDataSection(), offset, 1000);
+    bytes = a.pack();
+  });
+  const std::string before = testing::slurp(dir_.store() + "/data.mdb");
+  const auto r = testing::run_warlog("audit --store " + dir_.store());
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_EQ(testing::count_lines(r.err), 1u) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("game 1, seq 5: event payload kind 1000 is not known to this build"));
+  EXPECT_THAT(r.out, HasSubstr("game 2  \"Second\""));
+  EXPECT_THAT(r.out, HasSubstr("1 game(s) could not be audited"));
+  EXPECT_TRUE(testing::slurp(dir_.store() + "/data.mdb") == before) << "audit wrote to the store";
+}
+
+// Issue 9: data.mdb cut short. Every verb says so in one line (exit 2, not a
+// signal: LMDB would have faulted on a page past the end) and writes nothing.
+TEST_F(AuditRobustness, ATruncatedDataFileIsOneLineForEveryVerb) {
+  const fs::path data = dir_.store() + "/data.mdb";
+  fs::resize_file(data, fs::file_size(data) / 2);
+  const std::string before = testing::slurp(data.string());
+  for (const std::string verb : {"audit", "verify", "list", "snapshot"}) {
+    const auto r = testing::run_warlog(verb + " --store " + dir_.store());
+    EXPECT_EQ(r.code, 2) << verb << ": " << r.out << r.err;
+    EXPECT_EQ(testing::count_lines(r.err), 1u) << verb << ": " << r.err;
+    EXPECT_THAT(r.err, HasSubstr("data.mdb is truncated")) << verb;
+  }
+  EXPECT_TRUE(testing::slurp(data.string()) == before) << "a verb wrote to the store";
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "events/samples.hpp"
+#include "game_corpus.hpp"
 
 namespace warlog::events {
 namespace {
@@ -232,6 +234,77 @@ TEST(CodecHostile, SmallInputThatUnpacksHugeIsRefused) {
   ASSERT_FALSE(ev.has_value());
   EXPECT_EQ(ev.error().code, ErrorCode::DataLoss);
   EXPECT_THAT(ev.error().message, HasSubstr("too large"));
+}
+
+
+// --- Limits (issue 9): the size and nesting limits in codec.cpp ------------------
+
+// A stored value over kMaxEventBytes was not written by warlog (append
+// refuses it): refused by its size, before it is unpacked.
+TEST(CodecLimits, OversizedBytesAreRefusedByTheirSize) {
+  core::CardsDrawn drawn;
+  for (int i = 0; drawn.cards.size() < 5000; ++i) drawn.cards.push_back("Pikeman " + std::to_string(i));
+  const std::string bytes =
+      encode_event(make_event(1, 1, core::Phase::Muster, 0, std::move(drawn)), sample_digest());
+  ASSERT_GT(bytes.size(), kMaxEventBytes);
+  for (const auto& error : {decode_event(bytes).error(), decode_header(bytes).error()}) {
+    EXPECT_EQ(error.code, ErrorCode::DataLoss);
+    EXPECT_EQ(error.message, "event of " + std::to_string(bytes.size()) +
+                                 " bytes is too large: the limit is 65536 bytes");
+  }
+}
+
+// TroopMoved.from with a pointer this build does not know, leading to a
+// chain of `depth` structs: the path is Event > payload > from > chain.
+std::string with_chain_under_from(int depth) {
+  const auto moved = make_event(5, 2, core::Phase::Muster, 0, core::TroopMoved{{1, 0}, {1, 1}});
+  RawMessage raw(encode_event(moved, sample_digest()));
+  auto old_from = raw.payload().getPointerSection()[0].getAs<capnp::AnyStruct>();
+  const auto data = old_from.getDataSection();
+  const std::vector<kj::byte> bytes(data.begin(), data.end());
+  auto from = raw.payload().getPointerSection()[0].initAsAnyStruct(1, 1);
+  std::copy(bytes.begin(), bytes.end(), from.getDataSection().begin());
+  auto next = from.getPointerSection()[0];
+  for (int i = 0; i < depth; ++i) next = next.initAsAnyStruct(0, 1).getPointerSection()[0];
+  return raw.pack();
+}
+
+TEST(CodecLimits, AFieldOfANewerBuildWithinTheNestingLimitIsIgnored) {
+  const auto ev = decode_event(with_chain_under_from(4));
+  ASSERT_TRUE(ev.has_value()) << ev.error().message;
+  EXPECT_EQ(std::get<core::TroopMoved>(ev->payload), (core::TroopMoved{{1, 0}, {1, 1}}));
+}
+
+// Our readers never follow the unknown pointer, so without the whole-message
+// walk this would decode; generic walkers (a newer build, capnp convert)
+// would recurse 64 levels.
+TEST(CodecLimits, DeeplyNestedMessageIsRefused) {
+  const std::string deep = with_chain_under_from(64);
+  for (const auto& error : {decode_event(deep).error(), decode_header(deep).error()}) {
+    EXPECT_EQ(error.code, ErrorCode::DataLoss);
+    EXPECT_THAT(error.message, HasSubstr("nested"));
+  }
+}
+
+// The headroom docs/reliability.md states: every event of the samples and of
+// 20 generated games encodes to under a sixteenth of the limit.
+TEST(CodecLimits, LegalEventsLeaveSixteenfoldHeadroom) {
+  std::vector<testing::CorpusGame> games;
+  for (const auto& f : testing::sample_game_files()) games.push_back(testing::load_sample_game(f));
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) games.push_back(testing::generated_game(seed));
+  std::size_t largest = 0;
+  std::string which;
+  for (const auto& g : games) {
+    for (const auto& ev : g.events) {
+      const std::size_t n = encode_event(ev, sample_digest()).size();
+      if (n > largest) {
+        largest = n;
+        which = g.name + " seq " + std::to_string(ev.seq) + " " + std::string(core::payload_name(ev.payload));
+      }
+    }
+  }
+  std::cout << "largest legal event: " << largest << " bytes (" << which << ")\n";
+  EXPECT_LT(largest * 16, kMaxEventBytes) << which;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // every field), a field set alone survives, and bytes that are not a
 // snapshot are DataLoss, never a crash or a plausible state.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -84,7 +85,8 @@ core::GameState rich_state() {
   s.created = true;
   s.grid.assign(12, std::nullopt);
   s.grid[0] = Troop{"Ironclaw Lancer", 1, 2, kTroopLost | kTroopTurncoat, 3, 4, 5};
-  s.grid[11] = Troop{"Paw Militia", 0, -1, kTroopBurrowed, 7, 0, 0};
+  // Damage stays >= 0: decode refuses a state that breaks the fold's invariants.
+  s.grid[11] = Troop{"Paw Militia", 0, 6, kTroopBurrowed, 7, 0, 0};
   for (Seat i = 0; i < kSeatCount; ++i) {
     SeatState& p = s.seats[i];
     p.player = i == 0 ? "Ana" : "Bj\u00f6rn";
@@ -225,6 +227,13 @@ TEST(SnapshotCodec, EachFieldChangedAloneComesBack) {
       edit(changed);
       if (changed == base) continue;  // e.g. clearing a victory the default never had
       auto back = decode_snapshot(encode_snapshot(changed, header_for(changed, 1)));
+      // Some edits make a state the fold could never reach (a grid of
+      // another size): decode refuses those, naming the broken invariant.
+      if (const std::string why = core::check_invariants(changed); !why.empty()) {
+        ASSERT_FALSE(back) << name;
+        EXPECT_THAT(back.error().message, ::testing::HasSubstr(why)) << name;
+        continue;
+      }
       ASSERT_TRUE(back) << name;
       EXPECT_TRUE(back->state == changed) << name << " did not survive the round trip";
     }
@@ -294,6 +303,50 @@ TEST(SnapshotCodecHostile, AZeroBombIsRefusedBeforeItIsUnpacked) {
   std::string bomb = {'\x80', '\x10'};  // tag: only byte 7 set; segment 0 size 0x10000000 words
   for (int i = 0; i < 64; ++i) bomb += std::string{'\0', '\xFF'};
   expect_data_loss(sealed(bomb), "zero bomb", "not a valid message");
+}
+
+// The snapshot header with a fourth pointer, one this build does not know,
+// leading to a chain of `depth` structs: Snapshot > header > chain.
+std::string with_chain_under_header(int depth) {
+  const core::GameState state = rich_state();
+  test::RawMessage m(unsealed(encode_snapshot(state, header_for(state, 5))));
+  capnp::MallocMessageBuilder keep;  // the old header, while its pointer is reused
+  keep.getRoot<capnp::AnyPointer>().set(m.event().getPointerSection()[0].asReader());
+  auto old = keep.getRoot<capnp::AnyStruct>();
+  auto h = m.event().getPointerSection()[0].initAsAnyStruct(
+      static_cast<capnp::uint>(old.getDataSection().size() / 8), 4);
+  std::copy(old.getDataSection().begin(), old.getDataSection().end(), h.getDataSection().begin());
+  for (capnp::uint i = 0; i < 3; ++i) h.getPointerSection()[i].set(old.getPointerSection()[i].asReader());
+  auto next = h.getPointerSection()[3];
+  for (int i = 0; i < depth; ++i) next = next.initAsAnyStruct(0, 1).getPointerSection()[0];
+  return sealed(m.pack());
+}
+
+TEST(SnapshotCodecLimits, AFieldOfANewerBuildWithinTheNestingLimitIsIgnored) {
+  const auto r = decode_snapshot(with_chain_under_header(4));
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  EXPECT_EQ(r->state, rich_state());
+}
+
+TEST(SnapshotCodecLimits, DeeplyNestedMessageIsRefused) {
+  expect_data_loss(with_chain_under_header(64), "64 levels under the header", "nested");
+}
+
+// The input fuzz target "snapshot" broke (fuzz/corpus/snapshot/
+// crash-grid-size-mismatch): a state whose grid is not cols x rows, sealed
+// with a sound checksum. The fold would index the grid by cols and rows.
+TEST(SnapshotCodecHostile, AStateBreakingTheFoldsInvariantsIsDataLoss) {
+  const std::string packed =
+      testing::read_text_file(std::string(WARLOG_SOURCE_DIR) + "/fuzz/corpus/snapshot/crash-grid-size-mismatch");
+  expect_data_loss(sealed(packed), "grid of another size", "grid size does not match cols x rows");
+}
+
+// The second: part of the turn 33, which the fold used as an index into the
+// five parts of a turn (fuzz/corpus/snapshot/crash-part-out-of-range).
+TEST(SnapshotCodecHostile, APartOfTheTurnOutOfRangeIsDataLoss) {
+  const std::string packed =
+      testing::read_text_file(std::string(WARLOG_SOURCE_DIR) + "/fuzz/corpus/snapshot/crash-part-out-of-range");
+  expect_data_loss(sealed(packed), "part 33", "part of the turn 33 is not 0..5");
 }
 
 TEST(SnapshotCodecHostile, AGridClaimingTooManyCellsIsDataLoss) {

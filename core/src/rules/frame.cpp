@@ -184,7 +184,11 @@ void on(const Step& st, const PhaseStarted&) {
     const std::string expected = next <= std::size(kParts) ? part_name(st, next) : "the next turn";
     st.report(rule, fmt::format("{}'s {} phase starts where {} was due", st.player(seat), to_string(phase), expected));
   }
-  s.part = found != 0 ? found : next;
+  // A phase no part of the turn matches (a Warfare Phase of the player not
+  // leading) takes the next part, but never past the last: after the fifth
+  // part it would index past kParts in part_name (fuzz target "snapshot",
+  // fuzz/corpus/snapshot/crash-phase-after-the-last-part).
+  s.part = found != 0 ? found : static_cast<std::uint8_t>(std::min<std::size_t>(next, std::size(kParts)));
   s.phase = phase;
   s.active = seat;
   s.seats[seat].acted_this_part = false;

@@ -29,14 +29,24 @@ struct Header {
 [[nodiscard]] std::string encode_event(const core::Event& ev, const core::Digest& prev_hash);
 
 // Decodes a packed message. Errors: DataLoss for bytes that are not a valid
-// message (truncated, garbage, over the traversal limit); Unsupported for a
-// payload kind this build does not know (written by a newer warlog).
+// message (truncated, garbage, trailing bytes, over kMaxEventBytes, unpacking
+// past the traversal limit, or nesting deeper than the schema's five levels
+// allow, in any field, known or not: see codec.cpp); Unsupported for a
+// payload kind or enumerant this build does not know (written by a newer
+// warlog).
 [[nodiscard]] Expected<core::Event> decode_event(std::string_view bytes);
 
 // Decodes only the header. Errors as decode_event (payload kind not checked).
 [[nodiscard]] Expected<Header> decode_header(std::string_view bytes);
 
-// The largest event the store accepts, in encoded bytes.
+// The largest event the store accepts, in encoded (packed) bytes: append and
+// import refuse a larger one (ResourceExhausted, naming the size and the
+// limit) and decode_event refuses to read one (DataLoss). Legal events are
+// far smaller: the largest in the samples and 20 generated games is a
+// GameCreated of 330 bytes (test CodecLimits.LegalEventsLeaveSixteenfold-
+// Headroom; docs/reliability.md › Limits), so 64 KiB is about 200 times the
+// largest seen, room for big decks and long names, while bounding what one
+// hostile value costs to decode.
 inline constexpr std::size_t kMaxEventBytes = 64 * 1024;
 
 }  // namespace warlog::events

@@ -51,9 +51,10 @@ struct Snapshot {
 // Decodes a snapshot. Errors: DataLoss for bytes that are not a valid
 // snapshot: over kMaxSnapshotBytes, a checksum mismatch (any truncated,
 // appended or changed byte), and behind a sound checksum a message over the
-// traversal limit or a state that cannot be one (seat count, grid indices,
-// a card twice in a pile); Unsupported for an enumerant this build does not
-// know.
+// traversal limit, nesting deeper than the schema allows, or a state that
+// cannot be one (seat count, grid indices, a card twice in a pile, anything
+// core::check_invariants refuses); Unsupported for an enumerant this build
+// does not know.
 [[nodiscard]] Expected<Snapshot> decode_snapshot(std::string_view bytes);
 
 // Decodes the header only (the message is still unpacked and bounded as

@@ -1,0 +1,87 @@
+// The fold over hostile events (issue 9): one event can name thousands of
+// things that are all wrong. Its findings are capped, so that a small stored
+// value cannot cost seconds or fill a report.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "game_builder.hpp"
+
+namespace warlog {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::fold_events;
+
+// The input fuzz target "event" timed out on (fuzz/corpus/event/
+// timeout-16000-territories): a GameCreated whose Territories are thousands of
+// unknown cards off the grid, each worth a finding and a catalog hint.
+TEST(HostileFold, ThousandsOfBadTerritoriesGiveCappedFindingsQuickly) {
+  core::GameCreated g;
+  g.seats = {{"Ana", core::Allegiance::ClawEmpire}, {"Bo", core::Allegiance::PawCoalition}};
+  g.territories.assign(16'000, core::PlacedTerritory{"No Such Territory Card", core::Space{}});
+  core::Event ev;
+  ev.payload = g;
+  const auto start = std::chrono::steady_clock::now();
+  const auto f = fold_events({ev});
+  const auto took = std::chrono::steady_clock::now() - start;
+
+  ASSERT_EQ(f.findings.size(), 65u) << "64 listed and one that counts the rest";
+  EXPECT_THAT(f.findings[0].message, HasSubstr("closest:")) << "the listed ones keep their hint";
+  EXPECT_EQ(f.findings.back().rule_id, "LOG.unknown-card");
+  EXPECT_EQ(f.findings.back().message,
+            "31936 more findings of this event are not listed (the first 64 are; the next is LOG.unknown-card)");
+  // Uncapped, 32,000 findings and 16,000 edit distances over the catalog.
+  EXPECT_LT(took, std::chrono::seconds(1));
+}
+
+// A capped event does not cap the next one.
+TEST(HostileFold, TheCapIsPerEvent) {
+  testing::GameBuilder b;
+  b.turn().morale(0);
+  auto events = b.events();
+  core::CardsDrawn drawn;
+  drawn.cards.assign(100, "Nobody");
+  core::Event bad = events.back();
+  bad.seq = events.size();
+  bad.phase = core::Phase::Muster;
+  bad.seat = 0;
+  bad.payload = drawn;
+  events.push_back(bad);
+  core::Event again = bad;
+  again.seq = events.size();
+  again.payload = core::CardsDrawn{{"Nobody", "Nobody Else"}};
+  events.push_back(again);
+  const auto f = fold_events(events);
+  std::size_t at_bad = 0, at_again = 0;
+  for (const auto& x : f.findings) {
+    at_bad += x.seq == bad.seq;
+    at_again += x.seq == again.seq;
+  }
+  EXPECT_EQ(at_bad, 65u) << f.all();
+  EXPECT_GE(at_again, 2u) << f.all();
+  EXPECT_LT(at_again, 65u) << f.all();
+}
+
+// After the last part of a turn, a phase that is no part of it (a Warfare
+// Phase of the player not leading) took "part 6", and the next TurnStarted
+// read the name of part 7 past the end of the five (fuzz/corpus/snapshot/
+// crash-phase-after-the-last-part). Checked builds abort on the broken
+// invariant; the asan preset would report the read.
+TEST(HostileFold, APhaseAfterTheLastPartOfATurnStaysInRange) {
+  testing::GameBuilder b;
+  b.turn().morale(0);
+  b.phase(core::Phase::Muster, 0).phase(core::Phase::Muster, 1).phase(core::Phase::Warfare, 0);
+  b.phase(core::Phase::Attrition, 0).phase(core::Phase::Attrition, 1);
+  b.phase(core::Phase::Warfare, 1);
+  b.turn();
+  const auto f = fold_events(b.events());
+  EXPECT_LE(f.state.part, 5u);
+  EXPECT_EQ(core::check_invariants(f.state), "");
+  EXPECT_FALSE(f.of("LOG.order").empty()) << f.all();
+}
+
+}  // namespace
+}  // namespace warlog
