@@ -63,7 +63,9 @@ struct Snapshot {
 
 // The largest snapshot accepted, packed. Real states pack to a few KB (a
 // 1,000,000-event synthetic game: see docs/architecture.md › Seek); the
-// bound keeps a hostile value from costing more than a few milliseconds.
-inline constexpr std::size_t kMaxSnapshotBytes = std::size_t{4} << 20;
+// bound (about 100 times the largest measured) keeps a hostile value from
+// costing more than a few milliseconds: with the traversal limit at 8 times
+// it in words, a decode reads at most 2 MiB.
+inline constexpr std::size_t kMaxSnapshotBytes = std::size_t{256} << 10;
 
 }  // namespace warlog::events
