@@ -95,6 +95,12 @@ TEST_F(MainWindowTest, ModelsStayValidWhileTheWindowSteps) {
   Tester changes(window_->changes_model(), kFatal);
   Tester games(window_->game_list_model(), kFatal);
   Tester disputes(window_->disputes_model(), kFatal);
+  Tester compare(window_->compare_model(), kFatal);
+  auto candidate = core::parse_ruleset_toml("[muster]\ndraw_per_turn = 3\n");
+  ASSERT_TRUE(candidate);
+  replay::AuditOptions options;
+  options.ruleset = *candidate;
+  ASSERT_TRUE(window_->compare_with(options, QStringLiteral("draw three")));
   while (session().seq() < session().last_seq()) session().step(+1);
   while (session().seq() > session().first_seq()) session().step(-1);
   EXPECT_EQ(session().seq(), session().first_seq());
@@ -255,7 +261,12 @@ TEST_F(MainWindowTest, CompareModeStepsBothFoldsTogetherAndMarksDivergence) {
   EXPECT_EQ(window_->candidate_session()->seq(), first);
   QTest::keyClick(window_.get(), Qt::Key_Right);
   EXPECT_EQ(window_->candidate_session()->seq(), session().seq());
-  EXPECT_EQ(window_->candidate_state_model()->rowCount(), StateModel::SectionCount);
+  // Side by side: every row of both states; the ones that differ marked.
+  const auto& rows = window_->compare_model()->changes();
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows, side_by_side(session().moment().state, session().catalog(), session().ruleset(),
+                               window_->candidate_session()->moment().state, window_->candidate_session()->catalog(),
+                               window_->candidate_session()->ruleset()));
   // At the draw, the recorded ruleset finds a violation and the candidate none.
   const auto removed = std::find_if(window_->diff()->removed.begin(), window_->diff()->removed.end(),
                                     [](const auto& f) { return f.finding.rule_id == "MUS-a.draw"; });

@@ -1,5 +1,7 @@
 #include "changes_model.hpp"
 
+#include <QBrush>
+#include <QColor>
 #include <QStringList>
 
 #include <algorithm>
@@ -66,12 +68,41 @@ std::vector<StateChange> state_changes(const core::GameState& before, const core
   return out;
 }
 
+std::vector<StateChange> side_by_side(const core::GameState& base, const core::Catalog& base_catalog,
+                                     const core::Ruleset& base_rules, const core::GameState& candidate,
+                                     const core::Catalog& candidate_catalog, const core::Ruleset& candidate_rules) {
+  const auto a = state_sections(base, base_catalog, base_rules);
+  const auto b = state_sections(candidate, candidate_catalog, candidate_rules);
+  std::vector<StateChange> out;
+  for (std::size_t s = 0; s < a.size() && s < b.size(); ++s) {
+    const QString where = where_of(static_cast<int>(s), a[s].title);
+    auto find = [](const std::vector<StateModel::Row>& rows, const QString& key) {
+      return std::find_if(rows.begin(), rows.end(), [&](const StateModel::Row& o) { return o.key == key; });
+    };
+    for (const auto& row : a[s].rows) {
+      auto other = find(b[s].rows, row.key);
+      const QString theirs = other == b[s].rows.end() ? QString() : value_of(*other);
+      out.push_back({where, item_of(row), value_of(row), theirs, other == b[s].rows.end() || other->cells != row.cells});
+    }
+    for (const auto& row : b[s].rows) {
+      if (find(a[s].rows, row.key) == a[s].rows.end()) out.push_back({where, item_of(row), {}, value_of(row), true});
+    }
+  }
+  return out;
+}
+
 ChangesModel::ChangesModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void ChangesModel::set_changes(std::vector<StateChange> changes) {
   beginResetModel();
   changes_ = std::move(changes);
   endResetModel();
+}
+
+void ChangesModel::set_titles(QString before, QString after) {
+  before_title_ = std::move(before);
+  after_title_ = std::move(after);
+  emit headerDataChanged(Qt::Horizontal, Before, After);
 }
 
 int ChangesModel::rowCount(const QModelIndex& parent) const {
@@ -82,13 +113,18 @@ int ChangesModel::columnCount(const QModelIndex& parent) const { return parent.i
 
 QVariant ChangesModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-  if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
   const StateChange& c = changes_[static_cast<std::size_t>(index.row())];
+  if (role == Qt::BackgroundRole && !before_title_.isEmpty() && c.differs) return QBrush(QColor(0xe4, 0xd8, 0xf8));
+  if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
   switch (static_cast<Column>(index.column())) {
     case Where: return c.where;
     case Item: return c.item;
-    case Before: return c.before.isEmpty() && role == Qt::DisplayRole ? tr("(none)") : c.before;
-    case After: return c.after.isEmpty() && role == Qt::DisplayRole ? tr("(gone)") : c.after;
+    case Before:
+      if (c.before.isEmpty() && role == Qt::DisplayRole) return before_title_.isEmpty() ? tr("(none)") : QStringLiteral("—");
+      return c.before;
+    case After:
+      if (c.after.isEmpty() && role == Qt::DisplayRole) return after_title_.isEmpty() ? tr("(gone)") : QStringLiteral("—");
+      return c.after;
     case ColumnCount: break;
   }
   return {};
@@ -99,8 +135,8 @@ QVariant ChangesModel::headerData(int section, Qt::Orientation orientation, int 
   switch (static_cast<Column>(section)) {
     case Where: return tr("Where");
     case Item: return tr("What");
-    case Before: return tr("Before");
-    case After: return tr("After");
+    case Before: return before_title_.isEmpty() ? tr("Before") : before_title_;
+    case After: return after_title_.isEmpty() ? tr("After") : after_title_;
     case ColumnCount: break;
   }
   return {};

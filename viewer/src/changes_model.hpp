@@ -19,6 +19,7 @@ struct StateChange {
   QString item;    // "Hand", "c2 Ironclaw Lancer"
   QString before;  // empty: it appeared
   QString after;   // empty: it is gone
+  bool differs = true;  // side_by_side: the two values disagree
   friend bool operator==(const StateChange&, const StateChange&) = default;
 };
 
@@ -27,6 +28,15 @@ struct StateChange {
 [[nodiscard]] std::vector<StateChange> state_changes(const core::GameState& before, const core::GameState& after,
                                                      const core::Catalog& catalog, const core::Ruleset& rules);
 
+// Compare mode: two states side by side, every row of either in the state
+// view's order; `before` holds the base's value, `after` the candidate's.
+[[nodiscard]] std::vector<StateChange> side_by_side(const core::GameState& base, const core::Catalog& base_catalog,
+                                                    const core::Ruleset& base_rules, const core::GameState& candidate,
+                                                    const core::Catalog& candidate_catalog,
+                                                    const core::Ruleset& candidate_rules);
+
+// Rows of changes (what changed) or of a comparison (side_by_side, with
+// set_titles naming the two sides and the rows that differ shaded).
 class ChangesModel : public QAbstractTableModel {
   Q_OBJECT
 
@@ -35,6 +45,8 @@ class ChangesModel : public QAbstractTableModel {
 
   explicit ChangesModel(QObject* parent = nullptr);
   void set_changes(std::vector<StateChange> changes);
+  // Compare mode: the two value columns' titles; differing rows are shaded.
+  void set_titles(QString before, QString after);
   [[nodiscard]] const std::vector<StateChange>& changes() const noexcept { return changes_; }
 
   // --- QAbstractItemModel ----------------------------------------------
@@ -46,6 +58,8 @@ class ChangesModel : public QAbstractTableModel {
 
  private:
   std::vector<StateChange> changes_;
+  QString before_title_;  // empty: "Before" / "After", nothing shaded
+  QString after_title_;
 };
 
 }  // namespace warlog::viewer

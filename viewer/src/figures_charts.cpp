@@ -103,6 +103,7 @@ void FiguresCharts::set_turns(const std::vector<replay::TurnFigures>& turns, con
     m.x->setTitleText(tr("Turn"));
     m.y = new QValueAxis;
     m.y->setRange(0, y_max + 1);
+    m.y->applyNiceNumbers();  // round ticks: 0, 5, 10, 15
     m.y->setLabelFormat(QStringLiteral("%d"));
     m.y->setTitleText(y_title);
     m.chart->addAxis(m.x, Qt::AlignBottom);

@@ -1,6 +1,7 @@
 #include "main_window.hpp"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QFileSystemWatcher>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -44,7 +45,7 @@ MainWindow::MainWindow(std::shared_ptr<replay::Archive> archive, QWidget* parent
   games_sorted_->setFilterCaseSensitivity(Qt::CaseInsensitive);
   timeline_ = new TimelineModel(this);
   state_ = new StateModel(this);
-  candidate_state_ = new StateModel(this);
+  compare_rows_ = new ChangesModel(this);
   changes_ = new ChangesModel(this);
   findings_here_ = new FindingsModel(this);
   candidate_findings_ = new FindingsModel(this);
@@ -133,24 +134,26 @@ void MainWindow::build_ui() {
   {
     auto* layout = new QVBoxLayout(compare_page_);
     layout->setContentsMargins(2, 2, 2, 2);
-    compare_summary_ = new QLabel(tr("Compare mode: File › Compare with ruleset… folds this game again under "
-                                     "another ruleset or catalog, side by side."));
+    layout->setSpacing(2);
+    compare_summary_ = new QLabel;
     compare_summary_->setWordWrap(true);
     compare_summary_->setTextFormat(Qt::PlainText);
     layout->addWidget(compare_summary_);
-    auto* sides = new QSplitter(Qt::Horizontal);
-    compare_base_view_ = make_state_tree(state_);
-    compare_candidate_view_ = make_state_tree(candidate_state_);
-    sides->addWidget(titled(tr("Recorded ruleset"), compare_base_view_, &compare_base_title_));
-    auto* candidate_side = new QSplitter(Qt::Vertical);
+    only_differences_ = new QCheckBox(tr("Only rows that differ"));
+    connect(only_differences_, &QCheckBox::toggled, this, [this] { show_compare(); });
+    layout->addWidget(only_differences_);
+    compare_view_ = make_table();
+    compare_view_->setModel(compare_rows_);
+    two_value_columns(compare_view_);
     auto* candidate_findings_view = make_table();
     candidate_findings_view->setModel(candidate_findings_);
     stretch_message(candidate_findings_view);
-    candidate_side->addWidget(compare_candidate_view_);
-    candidate_side->addWidget(candidate_findings_view);
-    candidate_side->setSizes({300, 90});
-    sides->addWidget(titled(tr("Candidate"), candidate_side, &compare_candidate_title_));
-    layout->addWidget(sides, 1);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(compare_view_);
+    split->addWidget(titled(tr("The candidate's findings at this event"), candidate_findings_view));
+    split->setSizes({300, 110});
+    split->setChildrenCollapsible(false);
+    layout->addWidget(split, 1);
   }
   view_tabs_ = new QTabWidget;
   view_tabs_->setDocumentMode(true);
@@ -172,7 +175,7 @@ void MainWindow::build_ui() {
   // Details: what changed, findings, disputes; the selected rule's text.
   changes_view_ = make_table();
   changes_view_->setModel(changes_);
-  changes_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  two_value_columns(changes_view_);
   findings_here_view_ = make_table();
   findings_here_view_->setModel(findings_here_);
   all_findings_view_ = make_table();
@@ -249,7 +252,7 @@ void MainWindow::build_ui() {
   game_split_->addWidget(right_split_);
   game_split_->setStretchFactor(0, 1);
   game_split_->setStretchFactor(1, 3);
-  game_split_->setSizes({360, 920});
+  game_split_->setSizes({440, 840});
   game_split_->setChildrenCollapsible(false);
 
   main_split_ = new QSplitter(Qt::Vertical);
@@ -338,10 +341,10 @@ void MainWindow::show_session() {
   detail_tabs_->setTabText(2, tr("All findings (%1)").arg(s->findings().size()));
   charts_->set_turns(s->turns(), seats);
   state_->clear();
-  candidate_state_->clear();
+  compare_rows_->set_changes({});
   candidate_findings_->set_findings({}, seats);
   compare_summary_->setText(tr("Compare mode: File › Compare with ruleset or catalog… folds this game again under "
-                               "another ruleset or catalog, side by side."));
+                               "another ruleset or catalog and shows both, stepping together."));
   setWindowTitle(tr("%1 — warlog viewer").arg(QString::fromStdString(s->game().title)));
   {
     const QSignalBlocker block(slider_);
@@ -385,9 +388,12 @@ void MainWindow::on_moved(core::Seq) {
   findings_here_->set_findings(std::move(here), seats);
   if (candidate_) {
     candidate_->go_to(m.seq);
-    candidate_state_->set_state(candidate_->moment().state, candidate_->catalog(), candidate_->ruleset(),
-                                &candidate_->before());
     candidate_findings_->set_findings(candidate_->findings_here(), seats);
+    show_compare();
+  }
+  // The rule of the event's first finding, without a click.
+  if (!findings_here_->findings().empty()) {
+    rule_text_->setText(rule_text_html(findings_here_->findings().front().finding.rule_id));
   }
 
   const QString where = m.event.turn == 0

@@ -7,6 +7,7 @@
 // idle auditing and settings; main_window_compare.cpp compare mode and
 // disputes.
 
+#include <QDateTime>
 #include <QMainWindow>
 
 #include <memory>
@@ -17,6 +18,7 @@
 #include "warlog/replay/rule_diff.hpp"
 
 class QAction;
+class QCheckBox;
 class QFileSystemWatcher;
 class QLabel;
 class QLineEdit;
@@ -84,7 +86,8 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] QSortFilterProxyModel* game_list_proxy() const noexcept { return games_sorted_; }
   [[nodiscard]] TimelineModel* timeline_model() const noexcept { return timeline_; }
   [[nodiscard]] StateModel* state_model() const noexcept { return state_; }
-  [[nodiscard]] StateModel* candidate_state_model() const noexcept { return candidate_state_; }
+  // Compare mode: the two folds' states row by row at the current event.
+  [[nodiscard]] ChangesModel* compare_model() const noexcept { return compare_rows_; }
   [[nodiscard]] ChangesModel* changes_model() const noexcept { return changes_; }
   [[nodiscard]] FindingsModel* findings_here_model() const noexcept { return findings_here_; }
   [[nodiscard]] FindingsModel* all_findings_model() const noexcept { return all_findings_; }
@@ -125,7 +128,7 @@ class MainWindow : public QMainWindow {
   void show_session();
   void show_error(const QString& message);
   void load_disputes();
-  void show_compare();
+  void show_compare();  // the compare rows at the current event
   void restore_settings();
   void save_settings() const;
   void remember_store(const QString& path);
@@ -148,7 +151,7 @@ class MainWindow : public QMainWindow {
   QSortFilterProxyModel* games_sorted_ = nullptr;
   TimelineModel* timeline_ = nullptr;
   StateModel* state_ = nullptr;
-  StateModel* candidate_state_ = nullptr;
+  ChangesModel* compare_rows_ = nullptr;
   ChangesModel* changes_ = nullptr;
   FindingsModel* findings_here_ = nullptr;
   FindingsModel* candidate_findings_ = nullptr;
@@ -168,10 +171,8 @@ class MainWindow : public QMainWindow {
   FiguresCharts* charts_ = nullptr;
   QWidget* compare_page_ = nullptr;
   QLabel* compare_summary_ = nullptr;
-  QLabel* compare_base_title_ = nullptr;
-  QLabel* compare_candidate_title_ = nullptr;
-  QTreeView* compare_base_view_ = nullptr;
-  QTreeView* compare_candidate_view_ = nullptr;
+  QTableView* compare_view_ = nullptr;
+  QCheckBox* only_differences_ = nullptr;
   QStackedWidget* findings_here_stack_ = nullptr;  // the table, or a "no findings" label
   QLabel* no_findings_here_ = nullptr;
   QTableView* findings_here_view_ = nullptr;
@@ -188,6 +189,11 @@ class MainWindow : public QMainWindow {
   QTimer* audit_timer_ = nullptr;
   QFileSystemWatcher* watcher_ = nullptr;
   std::size_t audit_next_ = 0;  // next game-list row the idle audit looks at
+  // The data file as the last game listing saw it: listing 10,000 games each
+  // tick would cost more than a look at the file.
+  QDateTime store_modified_;
+  qint64 store_size_ = -1;
+  int polls_since_listing_ = 0;
   bool following_session_ = false;  // set while the views follow a move, so they do not echo it
 };
 

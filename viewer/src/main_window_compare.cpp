@@ -1,6 +1,7 @@
 // MainWindow: compare mode (the game under two rulesets or catalogs, side
 // by side) and disputes (list, jump, add at the current event, rule).
 
+#include <QCheckBox>
 #include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -13,6 +14,7 @@
 #include <QTabWidget>
 #include <QTableView>
 
+#include "changes_model.hpp"
 #include "disputes_model.hpp"
 #include "findings_model.hpp"
 #include "game_list_model.hpp"
@@ -98,8 +100,8 @@ Expected<void> MainWindow::compare_with(const replay::AuditOptions& candidate, c
                        QString::fromStdString(replay::describe(diff_->candidate, diff_->game)));
   }
   compare_summary_->setText(summary);
-  compare_base_title_->setText(tr("Recorded: %1").arg(QString::fromStdString(session_->ruleset().name)));
-  compare_candidate_title_->setText(tr("Candidate: %1").arg(label));
+  compare_rows_->set_titles(tr("Recorded (%1)").arg(QString::fromStdString(session_->ruleset().name)),
+                            tr("Candidate (%1)").arg(label));
   on_moved(session_->seq());
   return {};
 }
@@ -109,9 +111,18 @@ void MainWindow::stop_comparing() {
   candidate_options_.reset();
   diff_.reset();
   timeline_->set_divergent({});
-  candidate_state_->clear();
+  compare_rows_->set_changes({});
+  compare_rows_->set_titles({}, {});
   if (session_) candidate_findings_->set_findings({}, session_->game().seats);
   compare_summary_->setText(tr("Not comparing."));
+}
+
+void MainWindow::show_compare() {
+  if (!session_ || !candidate_) return;
+  auto rows = side_by_side(session_->moment().state, session_->catalog(), session_->ruleset(),
+                           candidate_->moment().state, candidate_->catalog(), candidate_->ruleset());
+  if (only_differences_->isChecked()) std::erase_if(rows, [](const StateChange& c) { return !c.differs; });
+  compare_rows_->set_changes(std::move(rows));
 }
 
 void MainWindow::ask_compare() {

@@ -89,6 +89,13 @@ void MainWindow::poll_store() {
   if (!archive_) return;
   if (session_) (void)session_->refresh();  // failures reach the status bar through `failed`
   if (candidate_) (void)candidate_->refresh();
+  // The game list only when the data file changed (LMDB writes it on every
+  // commit), and every 10 s in case a file system hides that.
+  const QFileInfo data(QDir(QString::fromStdString(archive_->path())).filePath(QStringLiteral("data.mdb")));
+  if (data.lastModified() == store_modified_ && data.size() == store_size_ && ++polls_since_listing_ < 20) return;
+  store_modified_ = data.lastModified();
+  store_size_ = data.size();
+  polls_since_listing_ = 0;
   auto games = archive_->games();
   if (!games) return;
   for (const auto& g : *games) games_->set_event_count(g.id, g.events);

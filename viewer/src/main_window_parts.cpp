@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QVBoxLayout>
 
+#include "changes_model.hpp"
 #include "findings_model.hpp"
 #include "state_model.hpp"
 #include "warlog/replay/rule_diff.hpp"
@@ -68,6 +69,14 @@ void stretch_message(QTableView* view) {
   view->horizontalHeader()->setStretchLastSection(false);
   view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   view->horizontalHeader()->setSectionResizeMode(FindingsModel::Message, QHeaderView::Stretch);
+}
+
+void two_value_columns(QTableView* view) {
+  QHeaderView* h = view->horizontalHeader();
+  h->setStretchLastSection(false);
+  h->setSectionResizeMode(QHeaderView::ResizeToContents);
+  h->setSectionResizeMode(ChangesModel::Before, QHeaderView::Stretch);
+  h->setSectionResizeMode(ChangesModel::After, QHeaderView::Stretch);
 }
 
 std::vector<core::Seq> finding_seqs(const std::vector<replay::LocatedFinding>& findings) {

@@ -25,6 +25,10 @@ class StateModel;
 // Findings tables: the message takes what is left; the citation is whole.
 void stretch_message(QTableView* view);
 
+// Changes and compare tables: where and what fit their text, the two values
+// share the rest.
+void two_value_columns(QTableView* view);
+
 [[nodiscard]] std::vector<core::Seq> finding_seqs(const std::vector<replay::LocatedFinding>& findings);
 // What the game list shows of an audited game.
 [[nodiscard]] GameListModel::Facts facts_of(const replay::GameSummary& game, const core::GameState& final_state,
