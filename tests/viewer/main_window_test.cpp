@@ -73,6 +73,8 @@ TEST_F(MainWindowTest, ShowsTheGameListTimelineBattlefieldStateAndFindings) {
   EXPECT_GE(window_->timeline_model()->rowCount(), 3);
   EXPECT_EQ(window_->state_model()->rowCount(), StateModel::SectionCount);
   EXPECT_GT(window_->all_findings_model()->rowCount(), 0);
+  EXPECT_EQ(&window_->all_findings_model()->findings(), session().shared_findings().get())
+      << "the list shows the session's findings without a copy";
   EXPECT_TRUE(window_->timeline_view()->currentIndex().data(TimelineModel::IsCurrentRole).toBool());
   // The game list learns the audit's findings count (from the survey, or in idle time).
   const int row = window_->game_list_model()->row_of(session().game().id);
@@ -303,6 +305,7 @@ TEST_F(LiveFollowTest, EventsAppendedToTheOpenGameAppearWithoutAsking) {
   EXPECT_EQ(session().seq(), count + 2) << "followed the end";
   EXPECT_EQ(window_->timeline_slider()->maximum(), static_cast<int>(count + 2));
   EXPECT_TRUE(window_->timeline_model()->index_of_seq(count + 2).isValid());
+  EXPECT_EQ(window_->all_findings_model()->rowCount(), static_cast<int>(session().findings().size()));
   const int row = window_->game_list_model()->row_of(session().game().id);
   EXPECT_EQ(window_->game_list_model()->index(row, GameListModel::Events).data().toULongLong(), count + 3);
 }

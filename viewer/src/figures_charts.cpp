@@ -17,6 +17,8 @@ namespace warlog::viewer {
 
 namespace {
 
+constexpr std::size_t kMaxPoints = 1500;
+
 QChart* make_chart(const QString& title) {
   auto* chart = new QChart;
   chart->setTitle(title);
@@ -75,7 +77,12 @@ void FiguresCharts::set_turns(const std::vector<replay::TurnFigures>& turns, con
     morale->setName(name);
     supply->setName(tr("%1 supply").arg(name));
     cost->setName(tr("%1 cost").arg(name));
-    for (const replay::TurnFigures& t : turns) {
+    // A long game is drawn from at most kMaxPoints turns (every k-th, and
+    // the last): a line has no more pixels than that.
+    const std::size_t every = std::max<std::size_t>(1, (turns.size() + kMaxPoints - 1) / kMaxPoints);
+    for (std::size_t i = 0; i < turns.size(); ++i) {
+      if (i % every != 0 && i + 1 != turns.size()) continue;
+      const replay::TurnFigures& t = turns[i];
       const replay::SeatFigures& f = t.seats[seat];
       morale->append(t.turn, f.morale_total);
       supply->append(t.turn, f.provision_supply);
@@ -87,7 +94,7 @@ void FiguresCharts::set_turns(const std::vector<replay::TurnFigures>& turns, con
     morale->setPen(QPen(c, 2.5));
     supply->setPen(QPen(c, 2.5));
     cost->setPen(QPen(c, 2, Qt::DashLine));
-    for (QLineSeries* s : {morale, supply, cost}) s->setPointsVisible(true);
+    for (QLineSeries* s : {morale, supply, cost}) s->setPointsVisible(turns.size() <= 60);
     morale_->addSeries(morale);
     provisions_->addSeries(supply);
     provisions_->addSeries(cost);
@@ -95,7 +102,6 @@ void FiguresCharts::set_turns(const std::vector<replay::TurnFigures>& turns, con
   auto axes = [&](Marked& m, int y_max, const QString& y_title) {
     m.x = new QValueAxis;
     m.x->setRange(0.5, last_turn + 0.5);
-    m.x->setTickCount(std::min(last_turn, 12) + 1);
     m.x->setTickType(QValueAxis::TicksDynamic);
     m.x->setTickAnchor(1);
     m.x->setTickInterval(std::max(1, last_turn / 12));

@@ -25,7 +25,10 @@ Expected<std::unique_ptr<GameSession>> GameSession::open(std::shared_ptr<const r
 
 GameSession::GameSession(std::shared_ptr<const replay::Archive> archive, replay::GameSurvey survey,
                          replay::Seeker seeker)
-    : archive_(std::move(archive)), seeker_(std::move(seeker)), survey_(std::move(survey)) {}
+    : archive_(std::move(archive)), seeker_(std::move(seeker)), survey_(std::move(survey)) {
+  findings_ = std::make_shared<const std::vector<replay::LocatedFinding>>(std::move(survey_.findings));
+  survey_.findings.clear();
+}
 
 GameSession::~GameSession() = default;
 
@@ -130,6 +133,14 @@ Expected<core::Seq> GameSession::refresh() {
     return added;
   }
   if (*added == 0) return added;
+  if (!survey_.findings.empty()) {
+    // A new list: models showing the old one keep it until they take this.
+    auto all = std::make_shared<std::vector<replay::LocatedFinding>>(*findings_);
+    all->insert(all->end(), std::make_move_iterator(survey_.findings.begin()),
+                std::make_move_iterator(survey_.findings.end()));
+    survey_.findings.clear();
+    findings_ = std::move(all);
+  }
   if (old_count == 0) {
     // The first events of a game created empty: stand at the first.
     if (auto here = seeker_.seek(0); here) here_ = std::move(*here);

@@ -40,7 +40,12 @@ class GameSession : public QObject {
   [[nodiscard]] const replay::GameSummary& game() const noexcept { return survey_.game; }
   [[nodiscard]] const core::Catalog& catalog() const noexcept { return *survey_.catalog; }
   [[nodiscard]] const core::Ruleset& ruleset() const noexcept { return *survey_.ruleset; }
-  [[nodiscard]] const std::vector<replay::LocatedFinding>& findings() const noexcept { return survey_.findings; }
+  // The whole game's findings, in seq order; shared so that a list can show
+  // them without a copy (a long game may hold hundreds of thousands).
+  [[nodiscard]] const std::vector<replay::LocatedFinding>& findings() const noexcept { return *findings_; }
+  [[nodiscard]] std::shared_ptr<const std::vector<replay::LocatedFinding>> shared_findings() const noexcept {
+    return findings_;
+  }
   [[nodiscard]] const std::vector<replay::PhaseSpan>& spans() const noexcept { return survey_.spans; }
   [[nodiscard]] const std::vector<replay::TurnFigures>& turns() const noexcept { return survey_.turns; }
   // The state after the last event surveyed (the game's end, as far as it goes).
@@ -91,7 +96,8 @@ class GameSession : public QObject {
 
   std::shared_ptr<const replay::Archive> archive_;  // before seeker_: outlives it
   replay::Seeker seeker_;
-  replay::GameSurvey survey_;
+  replay::GameSurvey survey_;  // its findings moved to findings_: a refresh folds only new ones into it
+  std::shared_ptr<const std::vector<replay::LocatedFinding>> findings_;
   replay::SeekResult here_;
 };
 

@@ -88,6 +88,7 @@ void MainWindow::build_ui() {
   game_view_->setSortingEnabled(true);
   game_view_->sortByColumn(GameListModel::Id, Qt::AscendingOrder);
   game_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  game_view_->horizontalHeader()->setResizeContentsPrecision(200);  // 10,000 games: measure a sample
   game_view_->horizontalHeader()->setStretchLastSection(false);
   game_view_->horizontalHeader()->setSectionResizeMode(GameListModel::Title, QHeaderView::Stretch);
   connect(game_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::on_game_selected);
@@ -109,7 +110,11 @@ void MainWindow::build_ui() {
   timeline_view_->setSelectionMode(QAbstractItemView::SingleSelection);
   timeline_view_->header()->setStretchLastSection(false);
   timeline_view_->header()->setSectionResizeMode(TimelineModel::Label, QHeaderView::Stretch);
-  timeline_view_->header()->setSectionResizeMode(TimelineModel::Findings, QHeaderView::ResizeToContents);
+  // Fixed, not ResizeToContents: that measures rows on every change, and a
+  // long game has tens of thousands of turn rows.
+  timeline_view_->header()->setSectionResizeMode(TimelineModel::Findings, QHeaderView::Fixed);
+  timeline_view_->header()->resizeSection(TimelineModel::Findings,
+                                          timeline_view_->fontMetrics().horizontalAdvance(tr("Findings")) + 20);
   connect(timeline_view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
           &MainWindow::on_timeline_current);
   slider_ = new QSlider(Qt::Horizontal);
@@ -181,7 +186,9 @@ void MainWindow::build_ui() {
   all_findings_view_ = make_table();
   all_findings_view_->setModel(all_findings_sorted_);
   all_findings_view_->setSortingEnabled(true);
-  all_findings_view_->sortByColumn(FindingsModel::Seq, Qt::AscendingOrder);
+  // The survey gives findings in seq order: no sort until a header is clicked
+  // (a long game may hold hundreds of thousands).
+  all_findings_view_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
   for (QTableView* v : {findings_here_view_, all_findings_view_}) {
     stretch_message(v);
     connect(v->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::on_finding_selected);
@@ -337,7 +344,7 @@ void MainWindow::show_session() {
   GameSession* s = session_.get();
   timeline_->set_game(s->spans(), seats, finding_seqs(s->findings()),
                       [s](core::Seq from, core::Seq to) { return s->events(from, to); });
-  all_findings_->set_findings(s->findings(), seats);
+  all_findings_->share_findings(s->shared_findings(), seats);
   detail_tabs_->setTabText(2, tr("All findings (%1)").arg(s->findings().size()));
   charts_->set_turns(s->turns(), seats);
   state_->clear();
@@ -357,7 +364,10 @@ void MainWindow::show_session() {
   connect(s, &GameSession::failed, this, &MainWindow::show_error);
   // Turns open on their phases; events show in the current phase only.
   timeline_view_->collapseAll();
-  timeline_view_->expandToDepth(0);
+  expanded_path_ = {};
+  // A short game opens every turn on its phases; a long one opens only the
+  // current turn and phase (each open row costs the view a slot).
+  if (s->spans().size() <= kOpenAllTurnsUpTo) timeline_view_->expandToDepth(0);
   on_moved(s->seq());
 }
 
@@ -373,7 +383,15 @@ void MainWindow::on_moved(core::Seq) {
   timeline_->set_current(m.seq);
   const QModelIndex row = timeline_->index_of_seq(m.seq);
   timeline_view_->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-  timeline_view_->scrollTo(row);
+  // Close the phase (and, in a long game, the turn) the current event left.
+  const QPersistentModelIndex phase = row.parent();
+  const QPersistentModelIndex turn = phase.parent();
+  if (expanded_path_.first.isValid() && expanded_path_.first != phase) timeline_view_->collapse(expanded_path_.first);
+  if (session_->spans().size() > kOpenAllTurnsUpTo && expanded_path_.second.isValid() && expanded_path_.second != turn) {
+    timeline_view_->collapse(expanded_path_.second);
+  }
+  expanded_path_ = {phase, turn};
+  timeline_view_->scrollTo(row);  // opens the row's turn and phase
   slider_->setValue(static_cast<int>(m.seq));
 
   state_->set_state(m.state, session_->catalog(), session_->ruleset(), &session_->before());

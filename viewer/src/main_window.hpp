@@ -9,6 +9,7 @@
 
 #include <QDateTime>
 #include <QMainWindow>
+#include <QPersistentModelIndex>
 
 #include <memory>
 #include <optional>
@@ -194,6 +195,8 @@ class MainWindow : public QMainWindow {
   QDateTime store_modified_;
   qint64 store_size_ = -1;
   int polls_since_listing_ = 0;
+  std::pair<QPersistentModelIndex, QPersistentModelIndex> expanded_path_;  // the current phase and turn rows
+  static constexpr std::size_t kOpenAllTurnsUpTo = 2000;  // spans
   bool following_session_ = false;  // set while the views follow a move, so they do not echo it
 };
 
