@@ -3,9 +3,9 @@
 // what changed, findings and disputes, wired to a GameSession; compare mode
 // beside it; live follow of a store another process writes. It holds no rule
 // logic: every value shown comes from the replay facade through the models.
-// main_window.cpp builds and steps; main_window_follow.cpp does live follow,
-// idle auditing and settings; main_window_compare.cpp compare mode and
-// disputes.
+// main_window.cpp builds and follows the session; main_window_keys.cpp the
+// menus and keys; main_window_follow.cpp live follow, idle auditing and
+// settings; main_window_compare.cpp compare mode and disputes.
 
 #include <QDateTime>
 #include <QMainWindow>
