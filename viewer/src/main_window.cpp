@@ -73,7 +73,8 @@ MainWindow::MainWindow(std::shared_ptr<replay::Archive> archive, QWidget* parent
 }
 
 MainWindow::~MainWindow() {
-  // Sessions first: they share the archive, and views must not outlive them.
+  // The timeline reads events through the session: let go of that first.
+  timeline_->set_game({}, {}, {}, {});
   candidate_.reset();
   session_.reset();
 }
@@ -277,6 +278,7 @@ Expected<void> MainWindow::open_game(core::GameId id) {
   if (!archive_) return make_error(ErrorCode::InvalidArgument, "no store open");
   auto opened = GameSession::open(archive_, id);
   if (!opened) return tl::unexpected(opened.error());
+  timeline_->set_game({}, {}, {}, {});  // it reads events through the old session
   candidate_.reset();
   diff_.reset();
   session_ = std::move(*opened);

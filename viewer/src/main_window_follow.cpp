@@ -60,10 +60,10 @@ Expected<void> MainWindow::open_store(const QString& path) {
   follow_timer_->stop();
   audit_timer_->stop();
   if (!watcher_->files().isEmpty()) watcher_->removePaths(watcher_->files());
+  timeline_->set_game({}, {}, {}, {});  // it reads events through the session
   candidate_.reset();
   session_.reset();
   archive_.reset();
-  timeline_->set_game({}, {}, {}, {});
   games_->set_games({});
   auto archive = open_store_for_viewing(path.toStdString());
   if (!archive) return tl::unexpected(archive.error());
