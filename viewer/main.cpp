@@ -3,6 +3,7 @@
 // exists (it needs a display), so bad input fails with one line, exit code 2.
 
 #include <QApplication>
+#include <QTabWidget>
 
 #include <cstdio>
 
@@ -35,8 +36,24 @@ int main(int argc, char* argv[]) {
   auto archive = viewer::open_for_launch(*options);
   if (!archive) return fail(archive.error().message);
 
+  replay::AuditOptions candidate;
+  QString candidate_label;
+  if (options->compare_ruleset) {
+    auto r = core::load_ruleset(*options->compare_ruleset);
+    if (!r) return fail(r.error().message);
+    candidate.ruleset = std::move(*r);
+    candidate_label = QString::fromStdString(*options->compare_ruleset).section(QLatin1Char('/'), -1);
+  }
+  if (options->compare_catalog) {
+    auto c = core::load_catalog(*options->compare_catalog);
+    if (!c) return fail(c.error().message);
+    candidate.catalog = std::move(*c);
+    if (!candidate_label.isEmpty()) candidate_label += QStringLiteral(" + ");
+    candidate_label += QString::fromStdString(*options->compare_catalog).section(QLatin1Char('/'), -1);
+  }
+
   QApplication app(argc, argv);
-  viewer::MainWindow window(std::move(*archive));
+  viewer::MainWindow window(std::make_shared<replay::Archive>(std::move(*archive)));
   if (auto listed = window.load_games(); !listed) return fail(listed.error().message);
   std::optional<core::GameId> game = options->game;
   if (!game && !window.game_list_model()->games().empty()) game = window.game_list_model()->games().front().id;
@@ -44,6 +61,16 @@ int main(int argc, char* argv[]) {
     if (auto opened = window.open_game(*game); !opened) return fail(opened.error().message);
   }
   if (options->seq && window.session()) window.session()->go_to(*options->seq);
+  if ((candidate.ruleset || candidate.catalog) && window.session()) {
+    if (auto compared = window.compare_with(candidate, candidate_label); !compared) return fail(compared.error().message);
+    window.view_tabs()->setCurrentWidget(window.compare_page());
+  }
+  if (options->tab) {
+    const QStringList tabs{QStringLiteral("battlefield"), QStringLiteral("state"), QStringLiteral("charts"),
+                           QStringLiteral("compare")};
+    window.view_tabs()->setCurrentIndex(static_cast<int>(tabs.indexOf(QString::fromStdString(*options->tab))));
+  }
+  if (options->size) window.resize(options->size->first, options->size->second);
   window.show();
   return QApplication::exec();
 }

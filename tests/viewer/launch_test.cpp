@@ -26,6 +26,19 @@ TEST(LaunchArguments, TakeAStoreAGameAndASeq) {
   EXPECT_FALSE(o->help);
 }
 
+TEST(LaunchArguments, TakeCompareModeAViewAndASize) {
+  const auto o = parse_launch_arguments(args({"/tmp/store", "--game", "1", "--compare-ruleset", "wip.toml",
+                                              "--compare-catalog", "errata.csv", "--tab", "Charts", "--size",
+                                              "1920x1080"}));
+  ASSERT_TRUE(o) << o.error().message;
+  EXPECT_EQ(o->compare_ruleset, "wip.toml");
+  EXPECT_EQ(o->compare_catalog, "errata.csv");
+  EXPECT_EQ(o->tab, "charts");
+  ASSERT_TRUE(o->size);
+  EXPECT_EQ(o->size->first, 1920);
+  EXPECT_EQ(o->size->second, 1080);
+}
+
 TEST(LaunchArguments, HelpNeedsNoStore) {
   const auto o = parse_launch_arguments(args({"--help"}));
   ASSERT_TRUE(o);
@@ -36,7 +49,9 @@ TEST(LaunchArguments, HelpNeedsNoStore) {
 
 TEST(LaunchArguments, RejectBadInputWithOneLine) {
   for (const auto& bad : {args({}), args({"a", "b"}), args({"s", "--game", "x"}), args({"s", "--seq", "1"}),
-                          args({"s", "--game", "1", "--seq", "-4"}), args({"s", "--frobnicate"})}) {
+                          args({"s", "--game", "1", "--seq", "-4"}), args({"s", "--frobnicate"}),
+                          args({"s", "--tab", "timeline"}), args({"s", "--size", "big"}),
+                          args({"s", "--size", "1920x"})}) {
     const auto o = parse_launch_arguments(bad);
     ASSERT_FALSE(o) << bad.join(' ').toStdString();
     EXPECT_EQ(o.error().code, ErrorCode::InvalidArgument);

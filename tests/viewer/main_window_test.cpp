@@ -1,17 +1,33 @@
 // The window under the offscreen platform: it shows, keys step, a click on a
-// finding or a timeline row jumps there.
+// finding or a timeline row jumps there, compare mode steps two folds
+// together, live follow shows what another writer appends.
 
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QFileInfo>
 #include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSlider>
+#include <QSortFilterProxyModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 #include <QTimer>
 #include <QTreeView>
 
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "battlefield_view.hpp"
+#include "changes_model.hpp"
+#include "disputes_model.hpp"
 #include "findings_model.hpp"
 #include "game_list_model.hpp"
 #include "main_window.hpp"
@@ -22,17 +38,28 @@
 namespace warlog::viewer {
 namespace {
 
+// Runs the event loop until `done` holds or `ms` pass; whether it held.
+template <class F>
+bool wait_until(F done, int ms = 5000) {
+  for (int waited = 0; waited < ms; waited += 20) {
+    if (done()) return true;
+    QTest::qWait(20);
+  }
+  return done();
+}
+
 class MainWindowTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    window_ = std::make_unique<MainWindow>(warlog::testing::open_sample_archive());
+  void open(std::shared_ptr<replay::Archive> archive, core::GameId game) {
+    window_ = std::make_unique<MainWindow>(std::move(archive));
     ASSERT_TRUE(window_->load_games());
-    const auto opened = window_->open_game(warlog::testing::sample_store().first_blood);
+    const auto opened = window_->open_game(game);
     ASSERT_TRUE(opened) << opened.error().message;
     window_->show();
     window_->activateWindow();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(window_.get()));
   }
+  void SetUp() override { open(warlog::testing::shared_sample_archive(), warlog::testing::sample_store().first_blood); }
   void TearDown() override { window_.reset(); }  // closes the store before the next test opens it
 
   [[nodiscard]] GameSession& session() const { return *window_->session(); }
@@ -40,32 +67,52 @@ class MainWindowTest : public ::testing::Test {
   std::unique_ptr<MainWindow> window_;
 };
 
-TEST_F(MainWindowTest, ShowsTheGameListTimelineStateAndFindings) {
-  EXPECT_EQ(window_->game_list_model()->rowCount(),
-            static_cast<int>(warlog::testing::sample_store().games.size()));
+TEST_F(MainWindowTest, ShowsTheGameListTimelineBattlefieldStateAndFindings) {
+  EXPECT_EQ(window_->game_list_model()->rowCount(), static_cast<int>(warlog::testing::sample_store().games.size()));
   EXPECT_EQ(window_->game_list_view()->selectionModel()->selectedRows().size(), 1);
   EXPECT_GE(window_->timeline_model()->rowCount(), 3);
   EXPECT_EQ(window_->state_model()->rowCount(), StateModel::SectionCount);
   EXPECT_GT(window_->all_findings_model()->rowCount(), 0);
+  EXPECT_EQ(&window_->all_findings_model()->findings(), session().shared_findings().get())
+      << "the list shows the session's findings without a copy";
   EXPECT_TRUE(window_->timeline_view()->currentIndex().data(TimelineModel::IsCurrentRole).toBool());
+  // The game list learns the audit's findings count (from the survey, or in idle time).
+  const int row = window_->game_list_model()->row_of(session().game().id);
+  EXPECT_TRUE(wait_until([&] { return window_->game_list_model()->has_facts(session().game().id); }));
+  EXPECT_EQ(window_->game_list_model()->index(row, GameListModel::Findings).data().toInt(),
+            static_cast<int>(session().findings().size()));
+  session().last();
+  EXPECT_FALSE(window_->battlefield()->faces().troops.empty() && window_->battlefield()->faces().territories.empty());
   const QImage shot = window_->grab().toImage();
   EXPECT_FALSE(shot.isNull());
   EXPECT_GE(shot.width(), 800);
 }
 
 TEST_F(MainWindowTest, ModelsStayValidWhileTheWindowSteps) {
-  QAbstractItemModelTester timeline(window_->timeline_model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
-  QAbstractItemModelTester state(window_->state_model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
-  QAbstractItemModelTester here(window_->findings_here_model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+  using Tester = QAbstractItemModelTester;
+  constexpr auto kFatal = Tester::FailureReportingMode::Fatal;
+  Tester timeline(window_->timeline_model(), kFatal);
+  Tester state(window_->state_model(), kFatal);
+  Tester here(window_->findings_here_model(), kFatal);
+  Tester changes(window_->changes_model(), kFatal);
+  Tester games(window_->game_list_model(), kFatal);
+  Tester disputes(window_->disputes_model(), kFatal);
+  Tester compare(window_->compare_model(), kFatal);
+  auto candidate = core::parse_ruleset_toml("[muster]\ndraw_per_turn = 3\n");
+  ASSERT_TRUE(candidate);
+  replay::AuditOptions options;
+  options.ruleset = *candidate;
+  ASSERT_TRUE(window_->compare_with(options, QStringLiteral("draw three")));
   while (session().seq() < session().last_seq()) session().step(+1);
   while (session().seq() > session().first_seq()) session().step(-1);
   EXPECT_EQ(session().seq(), session().first_seq());
 }
 
-TEST_F(MainWindowTest, KeysStepJumpAndChangePhase) {
+TEST_F(MainWindowTest, KeysStepJumpAndChangePhaseAndTurn) {
   ASSERT_TRUE(QTest::qWaitForWindowActive(window_.get()));
   QTest::keyClick(window_.get(), Qt::Key_Right);
   EXPECT_EQ(session().seq(), session().first_seq() + 1);
+  EXPECT_EQ(window_->timeline_slider()->value(), 1) << "the slider follows";
   QTest::keyClick(window_.get(), Qt::Key_Left);
   EXPECT_EQ(session().seq(), session().first_seq());
   QTest::keyClick(window_.get(), Qt::Key_End);
@@ -73,7 +120,16 @@ TEST_F(MainWindowTest, KeysStepJumpAndChangePhase) {
   QTest::keyClick(window_.get(), Qt::Key_Home);
   EXPECT_EQ(session().seq(), session().first_seq());
   QTest::keyClick(window_.get(), Qt::Key_PageDown);
-  EXPECT_TRUE(std::holds_alternative<core::PhaseStarted>(session().moment().event.payload));
+  EXPECT_EQ(session().seq(), session().spans().at(1).first);
+  QTest::keyClick(window_.get(), Qt::Key_Home);
+  QTest::keyClick(window_.get(), Qt::Key_PageDown, Qt::ControlModifier);
+  EXPECT_TRUE(std::holds_alternative<core::TurnStarted>(session().moment().event.payload));
+  const core::Seq turn1 = session().seq();
+  QTest::keyClick(window_.get(), Qt::Key_PageDown, Qt::ControlModifier);
+  EXPECT_TRUE(std::holds_alternative<core::TurnStarted>(session().moment().event.payload));
+  EXPECT_GT(session().seq(), turn1);
+  QTest::keyClick(window_.get(), Qt::Key_PageUp, Qt::ControlModifier);
+  EXPECT_EQ(session().seq(), turn1);
   // The timeline follows: its current row is the event shown.
   EXPECT_EQ(window_->timeline_view()->currentIndex().data(TimelineModel::SeqRole).toULongLong(), session().seq());
   // Keys work while the timeline has focus, too.
@@ -83,13 +139,16 @@ TEST_F(MainWindowTest, KeysStepJumpAndChangePhase) {
   EXPECT_EQ(session().seq(), before + 1);
 }
 
-TEST_F(MainWindowTest, ClickingAFindingJumpsToItsEvent) {
+TEST_F(MainWindowTest, TheSliderScrubs) {
+  window_->timeline_slider()->setValue(30);
+  EXPECT_EQ(session().seq(), 30u);
+  EXPECT_EQ(window_->timeline_view()->currentIndex().data(TimelineModel::SeqRole).toULongLong(), 30u);
+}
+
+TEST_F(MainWindowTest, ClickingAFindingJumpsToItsEventAndShowsItsRule) {
   QTableView* view = window_->all_findings_view();
   ASSERT_GT(view->model()->rowCount(), 0);
-  // Show the tab the view is on, so that it has a geometry to click in.
-  auto* tabs = qobject_cast<QTabWidget*>(view->parentWidget()->parentWidget());
-  ASSERT_NE(tabs, nullptr);
-  tabs->setCurrentWidget(view);
+  window_->detail_tabs()->setCurrentWidget(view);  // a geometry to click in
   const QModelIndex last = view->model()->index(view->model()->rowCount() - 1, FindingsModel::Message);
   const auto target = last.data(FindingsModel::SeqRole).toULongLong();
   ASSERT_NE(target, session().seq());
@@ -102,6 +161,13 @@ TEST_F(MainWindowTest, ClickingAFindingJumpsToItsEvent) {
     here |= window_->findings_here_model()->index(r, 0).data(FindingsModel::SeqRole).toULongLong() == target;
   }
   EXPECT_TRUE(here) << "the findings at the event list the finding clicked";
+  const std::string rule_id = last.data(FindingsModel::RuleIdRole).toString().toStdString();
+  const core::Rule* rule = core::find_rule(rule_id);
+  ASSERT_NE(rule, nullptr);
+  const QString text = window_->rule_text()->text();
+  EXPECT_TRUE(text.contains(QString::fromUtf8(rule->id.data(), static_cast<int>(rule->id.size())))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QString::fromUtf8(rule->citation.data(), static_cast<int>(rule->citation.size())).toHtmlEscaped()))
+      << text.toStdString();
 }
 
 TEST_F(MainWindowTest, CtrlGAsksForASeqAndGoesThere) {
@@ -120,29 +186,47 @@ TEST_F(MainWindowTest, CtrlGAsksForASeqAndGoesThere) {
   EXPECT_EQ(session().seq(), 20u);
 }
 
-TEST_F(MainWindowTest, NextFindingKeyVisitsEachFindingsEvent) {
+TEST_F(MainWindowTest, F3VisitsEachFindingsEvent) {
+  ASSERT_TRUE(QTest::qWaitForWindowActive(window_.get()));
   std::vector<core::Seq> seqs;
   for (const auto& f : session().findings()) {
     if (f.finding.seq > session().seq()) seqs.push_back(f.finding.seq);
   }
-  std::sort(seqs.begin(), seqs.end());
   seqs.erase(std::unique(seqs.begin(), seqs.end()), seqs.end());
   ASSERT_FALSE(seqs.empty());
   for (core::Seq seq : seqs) {
-    window_->next_finding();
+    QTest::keyClick(window_.get(), Qt::Key_F3);
     EXPECT_EQ(session().seq(), seq);
   }
+  QTest::keyClick(window_.get(), Qt::Key_F3);  // none after the last: stays
+  EXPECT_EQ(session().seq(), seqs.back());
 }
 
 TEST_F(MainWindowTest, SelectingATimelineRowMovesTheGame) {
-  const QModelIndex row = window_->timeline_model()->index_of_position(5);
+  const QModelIndex row = window_->timeline_model()->index_of_seq(5);
   window_->timeline_view()->setCurrentIndex(row);
-  EXPECT_EQ(session().position(), 5u);
+  EXPECT_EQ(session().seq(), 5u);
   // A turn row jumps to that turn's first event.
   const QModelIndex turn1 = window_->timeline_model()->index(1, 0);
   window_->timeline_view()->setCurrentIndex(turn1);
   EXPECT_EQ(session().seq(), turn1.data(TimelineModel::SeqRole).toULongLong());
   EXPECT_TRUE(std::holds_alternative<core::TurnStarted>(session().moment().event.payload));
+}
+
+TEST_F(MainWindowTest, WhatChangedListsTheCurrentEventsChanges) {
+  std::optional<core::Seq> draw;
+  auto events = session().events(0, session().event_count()).value();
+  for (const auto& ev : events) {
+    if (std::holds_alternative<core::CardsDrawn>(ev.payload)) {
+      draw = ev.seq;
+      break;
+    }
+  }
+  ASSERT_TRUE(draw);
+  session().go_to(*draw);
+  const auto& changes = window_->changes_model()->changes();
+  EXPECT_TRUE(std::any_of(changes.begin(), changes.end(), [](const StateChange& c) { return c.item == QStringLiteral("Hand"); }));
+  EXPECT_EQ(changes, state_changes(session().before(), session().moment().state, session().catalog(), session().ruleset()));
 }
 
 TEST_F(MainWindowTest, AnUnknownGameIsAnErrorAndKeepsTheGameShown) {
@@ -153,14 +237,157 @@ TEST_F(MainWindowTest, AnUnknownGameIsAnErrorAndKeepsTheGameShown) {
   EXPECT_EQ(session().game().id, shown);
 }
 
-TEST(MainWindowWithoutStore, ShowsASessionBuiltInCode) {
+TEST_F(MainWindowTest, CompareModeStepsBothFoldsTogetherAndMarksDivergence) {
+  // The sample's deliberate violation is Bruno drawing three: allowed under a
+  // ruleset that draws three per turn.
+  auto candidate = core::parse_ruleset_toml("[ruleset]\nname = \"draw three\"\n[muster]\ndraw_per_turn = 3\n");
+  ASSERT_TRUE(candidate) << candidate.error().message;
+  replay::AuditOptions options;
+  options.ruleset = *candidate;
+  const auto compared = window_->compare_with(options, QStringLiteral("draw three"));
+  ASSERT_TRUE(compared) << compared.error().message;
+  ASSERT_NE(window_->candidate_session(), nullptr);
+  ASSERT_TRUE(window_->diff().has_value());
+  ASSERT_TRUE(window_->diff()->changed());
+  EXPECT_EQ(window_->candidate_session()->ruleset().name, "draw three");
+
+  const core::Seq first = window_->diff()->first->seq;
+  EXPECT_TRUE(window_->timeline_model()->index_of_seq(first).data(TimelineModel::DivergentRole).toBool());
+  EXPECT_FALSE(window_->timeline_model()->index_of_seq(0).data(TimelineModel::DivergentRole).toBool());
+  for (const auto& f : window_->diff()->removed) {
+    EXPECT_TRUE(window_->timeline_model()->index_of_seq(f.finding.seq).data(TimelineModel::DivergentRole).toBool());
+  }
+
+  // Stepping moves both.
+  session().go_to(first);
+  EXPECT_EQ(window_->candidate_session()->seq(), first);
+  QTest::keyClick(window_.get(), Qt::Key_Right);
+  EXPECT_EQ(window_->candidate_session()->seq(), session().seq());
+  // Side by side: every row of both states; the ones that differ marked.
+  const auto& rows = window_->compare_model()->changes();
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows, side_by_side(session().moment().state, session().catalog(), session().ruleset(),
+                               window_->candidate_session()->moment().state, window_->candidate_session()->catalog(),
+                               window_->candidate_session()->ruleset()));
+  // At the draw, the recorded ruleset finds a violation and the candidate none.
+  const auto removed = std::find_if(window_->diff()->removed.begin(), window_->diff()->removed.end(),
+                                    [](const auto& f) { return f.finding.rule_id == "MUS-a.draw"; });
+  ASSERT_NE(removed, window_->diff()->removed.end());
+  session().go_to(removed->finding.seq);
+  const auto cand_here = window_->candidate_session()->findings_here();
+  EXPECT_TRUE(std::none_of(cand_here.begin(), cand_here.end(), [](const auto& f) { return f.finding.rule_id == "MUS-a.draw"; }));
+
+  window_->stop_comparing();
+  EXPECT_EQ(window_->candidate_session(), nullptr);
+  EXPECT_FALSE(window_->timeline_model()->index_of_seq(first).data(TimelineModel::DivergentRole).toBool());
+}
+
+TEST_F(MainWindowTest, RemembersTheStoreAmongRecentStores) {
+  const QStringList recent = QSettings().value(QStringLiteral("recentStores")).toStringList();
+  ASSERT_FALSE(recent.isEmpty());
+  EXPECT_EQ(recent.front(), QFileInfo(QString::fromStdString(warlog::testing::sample_store().dir.string())).absoluteFilePath());
+}
+
+class LiveFollowTest : public MainWindowTest {
+ protected:
+  void SetUp() override { open(copy_.open(), warlog::testing::sample_store().first_blood); }
+  warlog::testing::StoreCopy copy_{"follow"};
+};
+
+TEST_F(LiveFollowTest, EventsAppendedToTheOpenGameAppearWithoutAsking) {
+  const core::Seq count = session().event_count();
+  session().last();  // a viewer left at the end follows the end
+  const auto more = session().events(count - 3, count).value();
+  const auto& archive = *session().archive();
+  ASSERT_TRUE(warlog::testing::append_events(archive, session().game().id, count, more));
+  // No call: the timer (500 ms) or the file watcher notices.
+  EXPECT_TRUE(wait_until([&] { return session().event_count() == count + 3; }));
+  EXPECT_EQ(session().seq(), count + 2) << "followed the end";
+  EXPECT_EQ(window_->timeline_slider()->maximum(), static_cast<int>(count + 2));
+  EXPECT_TRUE(window_->timeline_model()->index_of_seq(count + 2).isValid());
+  EXPECT_EQ(window_->all_findings_model()->rowCount(), static_cast<int>(session().findings().size()));
+  const int row = window_->game_list_model()->row_of(session().game().id);
+  EXPECT_EQ(window_->game_list_model()->index(row, GameListModel::Events).data().toULongLong(), count + 3);
+}
+
+TEST_F(LiveFollowTest, AGameImportedByAnotherProcessAppearsInTheList) {
+  // The sample under a new title, its relative paths made absolute.
+  std::ifstream in(std::string(WARLOG_SAMPLES_DIR) + "/games/spine_first_blood.wlog");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string wlog = std::regex_replace(text.str(), std::regex("\"\\.\\./"), "\"" + std::string(WARLOG_SAMPLES_DIR) + "/");
+  wlog = std::regex_replace(wlog, std::regex("First blood at the Old Mill"), "Second blood at the Old Mill");
+  const auto file = copy_.dir.parent_path() / ("warlog-viewer-follow-" + std::to_string(::getpid()) + ".wlog");
+  std::ofstream(file) << wlog;
+
+  const int before = window_->game_list_model()->rowCount();
+  QProcess cli;
+  cli.start(QStringLiteral(WARLOG_CLI_PATH),
+            {QStringLiteral("import"), QStringLiteral("--store"), QString::fromStdString(copy_.dir.string()),
+             QString::fromStdString(file.string())});
+  ASSERT_TRUE(cli.waitForFinished(60000));
+  std::filesystem::remove(file);
+  ASSERT_EQ(cli.exitCode(), 0) << cli.readAllStandardError().toStdString();
+  EXPECT_TRUE(wait_until([&] { return window_->game_list_model()->rowCount() == before + 1; }));
+  EXPECT_EQ(window_->game_list_model()->games().back().title, "Second blood at the Old Mill");
+}
+
+TEST_F(LiveFollowTest, AJudgeAddsADisputeAtTheCurrentEventAndRulesOnIt) {
+  session().go_to(20);
+  const auto added = window_->add_dispute(QStringLiteral("Bruno drew three"), QStringLiteral("Alice"),
+                                          QStringLiteral("MUS-a.draw"));
+  ASSERT_TRUE(added) << added.error().message;
+  ASSERT_EQ(window_->disputes_model()->rowCount(), 1);
+  const QModelIndex row = window_->disputes_model()->index(0, DisputesModel::Seq);
+  EXPECT_EQ(row.data(DisputesModel::SeqRole).toULongLong(), 20u);
+  EXPECT_EQ(window_->disputes_model()->index(0, DisputesModel::Status).data().toString(), QStringLiteral("open"));
+  const int game_row = window_->game_list_model()->row_of(session().game().id);
+  EXPECT_EQ(window_->game_list_model()->index(game_row, GameListModel::Disputes).data().toInt(), 1);
+
+  const auto id = replay::parse_dispute_id(row.data(DisputesModel::DisputeIdRole).toString().toStdString());
+  ASSERT_TRUE(id);
+  const auto ruled = window_->record_ruling(*id, QStringLiteral("Two per turn: the finding stands"),
+                                            QStringLiteral("Judge Ada"), QStringLiteral("MUS-a.draw"));
+  ASSERT_TRUE(ruled) << ruled.error().message;
+  EXPECT_EQ(window_->disputes_model()->index(0, DisputesModel::Status).data().toString(), QStringLiteral("resolved"));
+  EXPECT_FALSE(window_->add_dispute(QString(), QStringLiteral("Alice"), {})) << "a claim is needed";
+
+  // A click on the dispute jumps to its event.
+  session().first();
+  window_->detail_tabs()->setCurrentIndex(3);
+  QTableView* disputes = nullptr;
+  for (auto* v : window_->findChildren<QTableView*>()) {
+    if (v->model() == window_->disputes_model()) disputes = v;
+  }
+  ASSERT_NE(disputes, nullptr);
+  QTest::qWait(0);
+  const QModelIndex claim = window_->disputes_model()->index(0, DisputesModel::Claim);
+  QTest::mouseClick(disputes->viewport(), Qt::LeftButton, {}, disputes->visualRect(claim).center());
+  EXPECT_EQ(session().seq(), 20u);
+}
+
+TEST(MainWindowWithoutStore, HasNoGameAndIgnoresKeys) {
   MainWindow window;
   window.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
   EXPECT_FALSE(window.load_games());
-  window.show_session(SessionData{});  // an empty game: nothing to step, no crash
+  EXPECT_FALSE(window.open_game(1));
   QTest::keyClick(&window, Qt::Key_Right);
-  EXPECT_TRUE(window.session()->empty());
+  QTest::keyClick(&window, Qt::Key_F3);
+  EXPECT_EQ(window.session(), nullptr);
+}
+
+TEST(MainWindowWithoutStore, OpensAStoreAndItsFirstGame) {
+  MainWindow window;
+  const auto opened = window.open_store(QString::fromStdString(warlog::testing::sample_store().dir.string()));
+  ASSERT_TRUE(opened) << opened.error().message;
+  ASSERT_NE(window.session(), nullptr);
+  EXPECT_EQ(window.game_list_model()->rowCount(), static_cast<int>(warlog::testing::sample_store().games.size()));
+  // Opening a missing store says so and leaves none open.
+  const auto missing = window.open_store(QStringLiteral("/nonexistent/warlog-store"));
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code, ErrorCode::NotFound);
+  EXPECT_EQ(window.session(), nullptr);
 }
 
 }  // namespace

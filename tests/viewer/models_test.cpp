@@ -6,12 +6,21 @@
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
 
+#include "battlefield_view.hpp"
+#include "changes_model.hpp"
+#include "disputes_model.hpp"
+#include "figures_charts.hpp"
 #include "findings_model.hpp"
 #include "game_list_model.hpp"
 #include "game_session.hpp"
 #include "sample_store.hpp"
 #include "state_model.hpp"
 #include "timeline_model.hpp"
+#include "event_text.hpp"
+
+#include <QChart>
+#include <QGraphicsScene>
+#include <QLineSeries>
 
 namespace warlog::viewer {
 namespace {
@@ -19,11 +28,25 @@ namespace {
 using Tester = QAbstractItemModelTester;
 constexpr auto kFatal = QAbstractItemModelTester::FailureReportingMode::Fatal;
 
-SessionData first_blood() {
-  auto archive = warlog::testing::open_sample_archive();
-  auto data = load_session(archive, warlog::testing::sample_store().first_blood);
-  if (!data) throw std::runtime_error(data.error().message);
-  return std::move(*data);
+// The sample game: its session, and its events (the sample is small; the
+// viewer itself never holds a game's events).
+struct FirstBlood {
+  std::unique_ptr<GameSession> session;
+  std::vector<core::Event> events;
+  [[nodiscard]] const core::Catalog& catalog() const { return session->catalog(); }
+  [[nodiscard]] const core::Ruleset& ruleset() const { return session->ruleset(); }
+  [[nodiscard]] replay::Moment at(core::Seq seq) const {
+    return replay::moment_at(core::Context{catalog(), ruleset()}, events, seq);
+  }
+};
+
+FirstBlood first_blood() {
+  auto s = GameSession::open(warlog::testing::shared_sample_archive(), warlog::testing::sample_store().first_blood);
+  if (!s) throw std::runtime_error(s.error().message);
+  FirstBlood fb;
+  fb.session = std::move(*s);
+  fb.events = fb.session->events(0, fb.session->event_count()).value();
+  return fb;
 }
 
 std::vector<core::Seq> seqs_of(const std::vector<replay::LocatedFinding>& findings) {
@@ -60,52 +83,169 @@ TEST(GameListModel, PassesTheModelTesterAndSortsThroughAProxy) {
     EXPECT_GE(sorted.index(r - 1, GameListModel::Events).data(GameListModel::SortRole).toULongLong(),
               sorted.index(r, GameListModel::Events).data(GameListModel::SortRole).toULongLong());
   }
+
+  // Audit facts and disputes arrive later; new games are appended.
+  const core::GameId id = warlog::testing::sample_store().first_blood;
+  EXPECT_FALSE(model.has_facts(id));
+  EXPECT_EQ(model.index(row, GameListModel::Findings).data(GameListModel::SortRole).toInt(), -1);
+  model.set_facts(id, GameListModel::Facts{"no result after turn 2", 3, 1});
+  EXPECT_TRUE(model.has_facts(id));
+  EXPECT_EQ(model.index(row, GameListModel::Findings).data().toInt(), 3);
+  EXPECT_EQ(model.index(row, GameListModel::Result).data().toString(), QStringLiteral("no result after turn 2"));
+  model.set_disputes(id, 2);
+  EXPECT_EQ(model.index(row, GameListModel::Disputes).data().toInt(), 2);
+  replay::GameSummary extra;
+  extra.id = 424242;
+  extra.title = "Played later";
+  EXPECT_EQ(model.add_games({extra, model.games().front()}), 1) << "games already listed are not added again";
+  EXPECT_EQ(model.rowCount(), static_cast<int>(n) + 1);
+
+  // The filter matches any column: a player's name.
+  sorted.setFilterKeyColumn(-1);
+  sorted.setFilterFixedString(QStringLiteral("bruno"));
+  sorted.setFilterCaseSensitivity(Qt::CaseInsensitive);
+  EXPECT_EQ(sorted.rowCount(), static_cast<int>(n));
+  sorted.setFilterFixedString(QStringLiteral("Played later"));
+  EXPECT_EQ(sorted.rowCount(), 1);
 }
 
 TEST(TimelineModel, PassesTheModelTesterWhileTheCurrentEventMoves) {
-  const SessionData data = first_blood();
+  const FirstBlood fb = first_blood();
   TimelineModel model;
   Tester tester(&model, kFatal);
-  model.set_game(data.events, data.game.seats, seqs_of(data.findings));
+  int reads = 0;
+  model.set_game(fb.session->spans(), fb.session->game().seats, seqs_of(fb.session->findings()),
+                 [&](core::Seq from, core::Seq to) {
+                   ++reads;
+                   return fb.session->events(from, to);
+                 });
 
   // Setup, Turn 1, Turn 2 (the sample ends in turn 2).
   ASSERT_GE(model.rowCount(), 3);
   EXPECT_EQ(model.index(0, 0).data().toString(), QStringLiteral("Before turn 1"));
   EXPECT_EQ(model.index(1, 0).data().toString(), QStringLiteral("Turn 1"));
 
-  for (std::size_t pos = 0; pos < data.events.size(); ++pos) {
-    model.set_current(pos);
-    const QModelIndex row = model.index_of_position(pos);
+  for (const core::Event& ev : fb.events) {
+    model.set_current(ev.seq);
+    const QModelIndex row = model.index_of_seq(ev.seq);
     ASSERT_TRUE(row.isValid());
     EXPECT_EQ(row.data(TimelineModel::KindRole).toInt(), static_cast<int>(TimelineModel::Kind::Event));
-    EXPECT_EQ(row.data(TimelineModel::SeqRole).toULongLong(), data.events[pos].seq);
+    EXPECT_EQ(row.data(TimelineModel::SeqRole).toULongLong(), ev.seq);
     EXPECT_TRUE(row.data(TimelineModel::IsCurrentRole).toBool());
-    EXPECT_TRUE(row.parent().data(TimelineModel::IsCurrentRole).toBool());  // its phase
-    EXPECT_TRUE(row.data().toString().startsWith(QStringLiteral("seq %1  ").arg(data.events[pos].seq)));
-    if (pos > 0) {
-      EXPECT_FALSE(model.index_of_position(pos - 1).data(TimelineModel::IsCurrentRole).toBool());
+    EXPECT_TRUE(row.parent().data(TimelineModel::IsCurrentRole).toBool());           // its phase
+    EXPECT_TRUE(row.parent().parent().data(TimelineModel::IsCurrentRole).toBool());  // its turn
+    EXPECT_EQ(row.data().toString().toStdString(), event_label(ev, fb.session->game().seats));
+    if (ev.seq > 0) {
+      EXPECT_FALSE(model.index_of_seq(ev.seq - 1).data(TimelineModel::IsCurrentRole).toBool());
     }
   }
+  // The events were read a chunk at a time, not one by one.
+  EXPECT_LE(reads, static_cast<int>(fb.events.size() / TimelineModel::kChunk) + 2);
 
   // The findings column counts every finding once, summed up the tree.
   int total = 0;
   for (int r = 0; r < model.rowCount(); ++r) total += model.index(r, 0).data(TimelineModel::FindingsRole).toInt();
-  EXPECT_EQ(total, static_cast<int>(data.findings.size()));
+  EXPECT_EQ(total, static_cast<int>(fb.session->findings().size()));
+}
+
+TEST(TimelineModel, ReadsEventsOnlyForTheRowsAskedAndKeepsFewInMemory) {
+  // An outline of a 1,000,000-event game: 4 phase parts of 25,000 events per turn.
+  std::vector<replay::PhaseSpan> spans;
+  for (core::Seq first = 0; first < 1'000'000; first += 25'000) {
+    const auto turn = static_cast<std::uint16_t>(first / 100'000 + 1);
+    spans.push_back(replay::PhaseSpan{first, first + 24'999, turn, core::Phase::Muster, 0, replay::SpanKind::Phase});
+  }
+  std::vector<std::pair<core::Seq, core::Seq>> asked;
+  TimelineModel model;  // no tester here: it walks every row, which is the point not to do
+  model.set_game(spans, {}, {999'999}, [&](core::Seq from, core::Seq to) -> Expected<std::vector<core::Event>> {
+    asked.emplace_back(from, to);
+    std::vector<core::Event> out;
+    for (core::Seq s = from; s < to; ++s) {
+      core::Event ev;
+      ev.seq = s;
+      ev.payload = core::TurnStarted{};
+      out.push_back(ev);
+    }
+    return out;
+  });
+  EXPECT_EQ(model.rowCount(), 10);
+  EXPECT_TRUE(asked.empty()) << "the outline alone needs no event";
+  const QModelIndex last = model.index_of_seq(999'999);
+  ASSERT_TRUE(last.isValid());
+  EXPECT_EQ(model.rowCount(last.parent()), 25'000);
+  EXPECT_TRUE(last.data().toString().startsWith(QStringLiteral("seq 999999")));
+  ASSERT_EQ(asked.size(), 1u);
+  EXPECT_EQ(asked.front().second, 1'000'000u);
+  EXPECT_LE(asked.front().first, 999'999u);
+  EXPECT_LE(asked.front().second - asked.front().first, TimelineModel::kChunk) << "one chunk, not the stream";
+  EXPECT_EQ(last.data(TimelineModel::FindingsRole).toInt(), 1);
+  for (core::Seq s = 0; s < 1'000'000; s += 5'000) (void)model.index_of_seq(s).data();
+  EXPECT_LE(model.cached_chunks(), TimelineModel::kMaxChunks);
+}
+
+TEST(TimelineModel, ExtendsInPlaceWhenTheGameGrows) {
+  std::vector<replay::PhaseSpan> spans{{0, 4, 0, core::Phase::Setup, core::kNoSeat, replay::SpanKind::Setup},
+                                       {5, 6, 1, core::Phase::Setup, core::kNoSeat, replay::SpanKind::TurnStart}};
+  TimelineModel model;
+  Tester tester(&model, kFatal);
+  auto source = [](core::Seq from, core::Seq to) -> Expected<std::vector<core::Event>> {
+    std::vector<core::Event> out;
+    for (core::Seq s = from; s < to; ++s) {
+      core::Event ev;
+      ev.seq = s;
+      out.push_back(ev);
+    }
+    return out;
+  };
+  model.set_game(spans, {}, {}, source);
+  model.set_current(6);
+  const QPersistentModelIndex current = model.index_of_seq(6);
+  ASSERT_EQ(model.rowCount(), 2);
+
+  spans[1].last = 8;                                                                       // the open span grew
+  spans.push_back({9, 12, 1, core::Phase::Muster, 0, replay::SpanKind::Phase});              // a new phase, same turn
+  spans.push_back({13, 14, 2, core::Phase::Setup, core::kNoSeat, replay::SpanKind::TurnStart});  // a new turn
+  model.extend(spans, {10});
+  EXPECT_EQ(model.rowCount(), 3);
+  EXPECT_EQ(model.rowCount(model.index(1, 0)), 2);
+  EXPECT_EQ(model.rowCount(model.index(0, 0, model.index(1, 0))), 4);
+  EXPECT_TRUE(current.isValid()) << "rows already shown keep their indexes";
+  EXPECT_EQ(current.data(TimelineModel::SeqRole).toULongLong(), 6u);
+  EXPECT_EQ(model.index_of_seq(14).data(TimelineModel::SeqRole).toULongLong(), 14u);
+  EXPECT_EQ(model.index(1, 0).data(TimelineModel::FindingsRole).toInt(), 1);
+}
+
+TEST(TimelineModel, MarksDivergentEventsAndTheirGroups) {
+  const FirstBlood fb = first_blood();
+  TimelineModel model;
+  Tester tester(&model, kFatal);
+  model.set_game(fb.session->spans(), fb.session->game().seats, {},
+                 [&](core::Seq from, core::Seq to) { return fb.session->events(from, to); });
+  const core::Seq mark = fb.events.size() / 2;
+  model.set_divergent({mark});
+  const QModelIndex row = model.index_of_seq(mark);
+  EXPECT_TRUE(row.data(TimelineModel::DivergentRole).toBool());
+  EXPECT_TRUE(row.parent().data(TimelineModel::DivergentRole).toBool());
+  EXPECT_FALSE(model.index_of_seq(mark - 1).data(TimelineModel::DivergentRole).toBool());
+  EXPECT_FALSE(model.index(0, 0).data(TimelineModel::DivergentRole).toBool()) << "setup holds no mark";
+  model.set_divergent({});
+  EXPECT_FALSE(row.data(TimelineModel::DivergentRole).toBool());
 }
 
 TEST(StateModel, PassesTheModelTesterAtEveryMomentOfAGame) {
-  SessionData data = first_blood();
+  const FirstBlood fb = first_blood();
   StateModel model;
   Tester tester(&model, kFatal);
-  const core::Context ctx{data.catalog, data.ruleset};
   int troops_seen = 0;
-  for (const core::Event& ev : data.events) {
-    const replay::Moment m = replay::moment_at(ctx, data.events, ev.seq);
-    model.set_state(m.state, data.catalog, data.ruleset);
+  for (const core::Event& ev : fb.events) {
+    const replay::Moment m = fb.at(ev.seq);
+    model.set_state(m.state, fb.catalog(), fb.ruleset());
     ASSERT_EQ(model.rowCount(), StateModel::SectionCount);
     const QModelIndex field = model.find(StateModel::FirstSeatSection, QStringLiteral("Morale total"), StateModel::Value);
     ASSERT_TRUE(field.isValid());
-    EXPECT_EQ(field.data(StateModel::RawValueRole).toInt(), core::morale_total(m.state, 0, data.catalog));
+    EXPECT_EQ(field.data(StateModel::RawValueRole).toInt(), core::morale_total(m.state, 0, fb.catalog()));
+    const QModelIndex leading = model.find(StateModel::FirstSeatSection, QStringLiteral("Leading in Morale"), StateModel::Value);
+    EXPECT_EQ(leading.data(StateModel::RawValueRole).toInt(), m.state.leader == 0 ? 1 : 0);
     troops_seen = std::max(troops_seen, model.rowCount(model.index(StateModel::BattlefieldSection, 0)));
   }
   EXPECT_GT(troops_seen, 0);
@@ -114,20 +254,20 @@ TEST(StateModel, PassesTheModelTesterAtEveryMomentOfAGame) {
   EXPECT_EQ(model.rowCount(), 0);
 }
 
-TEST(StateModel, ShowsTroopsWithSpaceCardOwnerAndBadges) {
-  SessionData data = first_blood();
-  const core::Context ctx{data.catalog, data.ruleset};
-  // After Alice plays her Lancer on b1 in turn 1 it is still mustering.
-  std::optional<core::Seq> played;
-  for (const auto& ev : data.events) {
-    if (const auto* p = std::get_if<core::CardPlayed>(&ev.payload); p && p->card == "Ironclaw Lancer") {
-      played = ev.seq;
-      break;
-    }
+std::optional<core::Seq> lancer_played(const FirstBlood& fb) {
+  for (const auto& ev : fb.events) {
+    if (const auto* p = std::get_if<core::CardPlayed>(&ev.payload); p && p->card == "Ironclaw Lancer") return ev.seq;
   }
+  return std::nullopt;
+}
+
+TEST(StateModel, ShowsTroopsWithSpaceCardOwnerAndBadges) {
+  const FirstBlood fb = first_blood();
+  // After Alice plays her Lancer on b1 in turn 1 it is still mustering.
+  const auto played = lancer_played(fb);
   ASSERT_TRUE(played);
   StateModel model;
-  model.set_state(replay::moment_at(ctx, data.events, *played).state, data.catalog, data.ruleset);
+  model.set_state(fb.at(*played).state, fb.catalog(), fb.ruleset());
   const QModelIndex troop = model.find(StateModel::BattlefieldSection, QStringLiteral("b1"));
   ASSERT_TRUE(troop.isValid());
   auto cell = [&](int column) { return troop.siblingAtColumn(column).data().toString(); };
@@ -137,12 +277,125 @@ TEST(StateModel, ShowsTroopsWithSpaceCardOwnerAndBadges) {
   EXPECT_TRUE(cell(StateModel::Status).contains(QStringLiteral("mustering"))) << cell(StateModel::Status).toStdString();
 }
 
+TEST(BattlefieldFaces, DrawEachTroopAndTerritoryFromTheState) {
+  const FirstBlood fb = first_blood();
+  const auto played = lancer_played(fb);
+  ASSERT_TRUE(played);
+  const BattlefieldFaces faces = battlefield_faces(fb.at(*played).state, fb.catalog());
+  EXPECT_EQ(faces.cols, 5);
+  EXPECT_EQ(faces.rows, 3);
+  const auto lancer = std::find_if(faces.troops.begin(), faces.troops.end(),
+                                   [](const TroopFace& t) { return core::to_string(t.space) == "b1"; });
+  ASSERT_NE(lancer, faces.troops.end());
+  EXPECT_EQ(lancer->name, QStringLiteral("Ironclaw Lancer"));
+  EXPECT_EQ(lancer->seat, 0);
+  EXPECT_EQ(lancer->vitality, fb.catalog().find("Ironclaw Lancer")->vitality);
+  EXPECT_EQ(lancer->vigor, fb.catalog().find("Ironclaw Lancer")->vigor);
+  EXPECT_EQ(lancer->damage, 0);
+  EXPECT_TRUE(lancer->badges.contains(QStringLiteral("mustering")));
+  ASSERT_EQ(faces.territories.size(), 1u);
+  EXPECT_EQ(faces.territories.front().name, QStringLiteral("Old Mill"));
+  EXPECT_EQ(core::to_string(faces.territories.front().space), "a2");
+  EXPECT_GT(faces.territories.front().threshold, 0);
+
+  // Damage shows at the end, where the fight has happened.
+  const BattlefieldFaces end = battlefield_faces(fb.at(fb.events.size() - 1).state, fb.catalog());
+  int damage = 0;
+  for (const auto& t : end.troops) damage += t.damage;
+  int beneath = 0;
+  for (const auto& t : end.territories) beneath += t.beneath;
+  EXPECT_GT(damage + beneath, 0) << "first blood: a Troop is hurt or destroyed";
+
+  BattlefieldView view;
+  view.show_state(fb.at(*played).state, fb.catalog(), fb.session->game().seats);
+  EXPECT_EQ(view.faces().troops.size(), faces.troops.size());
+  EXPECT_FALSE(view.scene()->items().isEmpty());
+}
+
+TEST(ChangesModel, ListsWhatTheEventChanged) {
+  const FirstBlood fb = first_blood();
+  ChangesModel model;
+  Tester tester(&model, kFatal);
+  std::optional<core::Seq> draw;
+  for (const auto& ev : fb.events) {
+    if (std::holds_alternative<core::CardsDrawn>(ev.payload) && ev.seat == 0) {
+      draw = ev.seq;
+      break;
+    }
+  }
+  ASSERT_TRUE(draw);
+  model.set_changes(state_changes(fb.at(*draw - 1).state, fb.at(*draw).state, fb.catalog(), fb.ruleset()));
+  ASSERT_GT(model.rowCount(), 0);
+  bool hand = false;
+  for (int r = 0; r < model.rowCount(); ++r) {
+    if (model.index(r, ChangesModel::Item).data().toString() == QStringLiteral("Hand") &&
+        model.index(r, ChangesModel::Where).data().toString().contains(QStringLiteral("Alice"))) {
+      hand = true;
+      EXPECT_EQ(model.index(r, ChangesModel::Before).data().toString(), QStringLiteral("0"));
+      EXPECT_EQ(model.index(r, ChangesModel::After).data().toString(), QStringLiteral("2"));
+    }
+  }
+  EXPECT_TRUE(hand) << "drawing two cards changes Alice's hand from 0 to 2";
+
+  // A Troop entering the battlefield appears.
+  const auto played = lancer_played(fb);
+  ASSERT_TRUE(played);
+  const auto entered = state_changes(fb.at(*played - 1).state, fb.at(*played).state, fb.catalog(), fb.ruleset());
+  EXPECT_TRUE(std::any_of(entered.begin(), entered.end(), [](const StateChange& c) {
+    return c.where == QStringLiteral("Battlefield") && c.item.contains(QStringLiteral("Ironclaw Lancer")) && c.before.isEmpty();
+  }));
+  // Nothing changes between a state and itself.
+  EXPECT_TRUE(state_changes(fb.at(*played).state, fb.at(*played).state, fb.catalog(), fb.ruleset()).empty());
+  model.set_changes({});
+  EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST(DisputesModel, PassesTheModelTesterAndShowsTheRulingInForce) {
+  DisputesModel model;
+  Tester tester(&model, kFatal);
+  replay::Dispute open;
+  open.id = {1, 27, 0};
+  open.raised.claim = "Bruno drew three";
+  open.raised.raised_by = "Alice";
+  replay::Dispute ruled = open;
+  ruled.id = {1, 30, 0};
+  ruled.rulings.push_back(core::DisputeRuled{0, core::DisputeStatus::Resolved, "two is the limit", "Judge Ada", {}, {}, ""});
+  model.set_disputes({open, ruled});
+  ASSERT_EQ(model.rowCount(), 2);
+  EXPECT_EQ(model.index(0, DisputesModel::Id).data().toString(), QStringLiteral("1:27:0"));
+  EXPECT_EQ(model.index(0, DisputesModel::Status).data().toString(), QStringLiteral("open"));
+  EXPECT_EQ(model.index(1, DisputesModel::Status).data().toString(), QStringLiteral("resolved"));
+  EXPECT_TRUE(model.index(1, DisputesModel::Ruling).data().toString().contains(QStringLiteral("two is the limit")));
+  EXPECT_EQ(model.index(1, 0).data(DisputesModel::SeqRole).toULongLong(), 30u);
+}
+
+TEST(FiguresCharts, PlotsEachSeatPerTurnAndMarksTheCurrentTurn) {
+  const FirstBlood fb = first_blood();
+  FiguresCharts charts;
+  charts.set_turns(fb.session->turns(), fb.session->game().seats);
+  // A series per seat, plus the marker.
+  EXPECT_EQ(charts.morale_chart()->series().size(), core::kSeatCount + 1);
+  EXPECT_EQ(charts.provision_chart()->series().size(), 2 * core::kSeatCount + 1);
+  auto* alice = qobject_cast<QLineSeries*>(charts.morale_chart()->series().front());
+  ASSERT_NE(alice, nullptr);
+  ASSERT_EQ(alice->count(), static_cast<int>(fb.session->turns().size()));
+  EXPECT_EQ(alice->at(0).y(), fb.session->turns().front().seats[0].morale_total);
+  charts.set_current_turn(2);
+  auto* marker = qobject_cast<QLineSeries*>(charts.morale_chart()->series().back());
+  ASSERT_NE(marker, nullptr);
+  ASSERT_EQ(marker->count(), 2);
+  EXPECT_EQ(marker->at(0).x(), 2.0);
+  charts.set_current_turn(0);
+  EXPECT_EQ(marker->count(), 0) << "no mark during setup";
+}
+
 TEST(FindingsModel, PassesTheModelTesterOnTheGamesAudit) {
-  SessionData data = first_blood();
+  const FirstBlood fb = first_blood();
+  const auto& findings = fb.session->findings();
   FindingsModel model;
   Tester tester(&model, kFatal);
-  model.set_findings(data.findings, data.game.seats);
-  ASSERT_EQ(model.rowCount(), static_cast<int>(data.findings.size()));
+  model.set_findings(findings, fb.session->game().seats);
+  ASSERT_EQ(model.rowCount(), static_cast<int>(findings.size()));
   ASSERT_GT(model.rowCount(), 0) << "the sample has a deliberate violation";
 
   // The deliberate violation: Bruno draws three cards in turn 2.

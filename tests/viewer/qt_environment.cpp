@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QStandardPaths>
 
 #include <memory>
 
@@ -13,7 +14,11 @@ class QtEnvironment : public ::testing::Environment {
  public:
   void SetUp() override {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Settings (recent stores, layout) go to a test location, not the user's.
+    QStandardPaths::setTestModeEnabled(true);
     app_ = std::make_unique<QApplication>(argc_, argv_);
+    QCoreApplication::setOrganizationName(QStringLiteral("warlog-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("test_viewer"));
   }
   void TearDown() override { app_.reset(); }
 

@@ -10,11 +10,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "warlog/replay/replay.hpp"
+#include "warlog/store/store.hpp"
 
 namespace warlog::testing {
 
@@ -70,5 +72,43 @@ inline replay::Archive open_sample_archive() {
   if (!archive) throw std::runtime_error("opening the test store: " + archive.error().message);
   return std::move(*archive);
 }
+
+// Appends events to a stored game, as a recorder would (the test plays the
+// writer; the viewer only reads). False on any error.
+inline bool append_events(const replay::Archive& archive, core::GameId id, core::Seq next,
+                          const std::vector<core::Event>& events) {
+  auto n = archive.store().append(id, next, events);
+  if (!n) ADD_FAILURE() << "append: " << n.error().message;
+  return n.has_value();
+}
+
+inline std::shared_ptr<replay::Archive> shared_sample_archive() {
+  return std::make_shared<replay::Archive>(open_sample_archive());
+}
+
+// A copy of the sample store in its own directory, removed with the value:
+// for tests that write (snapshots, disputes, appended events) without
+// touching the store the other tests read.
+struct StoreCopy {
+  std::filesystem::path dir;
+  explicit StoreCopy(const std::string& name) {
+    dir = std::filesystem::temp_directory_path() / ("warlog-viewer-" + name + "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    sample_store();  // imported before it is copied
+    std::filesystem::copy(sample_store().dir, dir, std::filesystem::copy_options::recursive);
+  }
+  ~StoreCopy() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+  StoreCopy(const StoreCopy&) = delete;
+  StoreCopy& operator=(const StoreCopy&) = delete;
+
+  [[nodiscard]] std::shared_ptr<replay::Archive> open(replay::Archive::Mode mode = replay::Archive::Mode::ReadWrite) const {
+    auto archive = replay::Archive::open(dir.string(), mode);
+    if (!archive) throw std::runtime_error("opening the store copy: " + archive.error().message);
+    return std::make_shared<replay::Archive>(std::move(*archive));
+  }
+};
 
 }  // namespace warlog::testing

@@ -26,20 +26,27 @@ FindingsModel::FindingsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void FindingsModel::set_findings(std::vector<replay::LocatedFinding> findings, std::vector<core::SeatSetup> seats) {
   beginResetModel();
-  findings_ = std::move(findings);
+  findings_ = std::make_shared<const std::vector<replay::LocatedFinding>>(std::move(findings));
+  seats_ = std::move(seats);
+  endResetModel();
+}
+
+void FindingsModel::share_findings(Shared findings, std::vector<core::SeatSetup> seats) {
+  beginResetModel();
+  findings_ = findings ? std::move(findings) : std::make_shared<const std::vector<replay::LocatedFinding>>();
   seats_ = std::move(seats);
   endResetModel();
 }
 
 int FindingsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(findings_.size());
+  return parent.isValid() ? 0 : static_cast<int>(findings_->size());
 }
 
 int FindingsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant FindingsModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-  const replay::LocatedFinding& lf = findings_[static_cast<std::size_t>(index.row())];
+  const replay::LocatedFinding& lf = (*findings_)[static_cast<std::size_t>(index.row())];
   const core::Finding& f = lf.finding;
   switch (role) {
     case SeqRole: return QVariant::fromValue<qulonglong>(f.seq);

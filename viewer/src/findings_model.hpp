@@ -5,6 +5,7 @@
 
 #include <QAbstractTableModel>
 
+#include <memory>
 #include <vector>
 
 #include "warlog/replay/replay.hpp"
@@ -25,9 +26,12 @@ class FindingsModel : public QAbstractTableModel {
 
   explicit FindingsModel(QObject* parent = nullptr);
 
+  using Shared = std::shared_ptr<const std::vector<replay::LocatedFinding>>;
   // `seats` names the acting seat.
   void set_findings(std::vector<replay::LocatedFinding> findings, std::vector<core::SeatSetup> seats);
-  [[nodiscard]] const std::vector<replay::LocatedFinding>& findings() const noexcept { return findings_; }
+  // Shows a list shared with its owner (a session's whole audit), uncopied.
+  void share_findings(Shared findings, std::vector<core::SeatSetup> seats);
+  [[nodiscard]] const std::vector<replay::LocatedFinding>& findings() const noexcept { return *findings_; }
 
   // --- QAbstractItemModel ----------------------------------------------
   [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
@@ -37,7 +41,7 @@ class FindingsModel : public QAbstractTableModel {
                                     int role = Qt::DisplayRole) const override;
 
  private:
-  std::vector<replay::LocatedFinding> findings_;
+  Shared findings_ = std::make_shared<const std::vector<replay::LocatedFinding>>();
   std::vector<core::SeatSetup> seats_;
 };
 

@@ -9,7 +9,50 @@ GameListModel::GameListModel(QObject* parent) : QAbstractTableModel(parent) {}
 void GameListModel::set_games(std::vector<replay::GameSummary> games) {
   beginResetModel();
   games_ = std::move(games);
+  facts_.assign(games_.size(), std::nullopt);
+  disputes_.assign(games_.size(), 0);
   endResetModel();
+}
+
+int GameListModel::add_games(std::vector<replay::GameSummary> games) {
+  std::vector<replay::GameSummary> fresh;
+  for (auto& g : games) {
+    if (row_of(g.id) < 0) fresh.push_back(std::move(g));
+  }
+  if (fresh.empty()) return 0;
+  const int first = static_cast<int>(games_.size());
+  beginInsertRows({}, first, first + static_cast<int>(fresh.size()) - 1);
+  for (auto& g : fresh) games_.push_back(std::move(g));
+  facts_.resize(games_.size());
+  disputes_.resize(games_.size(), 0);
+  endInsertRows();
+  return static_cast<int>(fresh.size());
+}
+
+void GameListModel::set_event_count(core::GameId id, core::Seq events) {
+  const int row = row_of(id);
+  if (row < 0 || games_[static_cast<std::size_t>(row)].events == events) return;
+  games_[static_cast<std::size_t>(row)].events = events;
+  emit dataChanged(index(row, Events), index(row, Events));
+}
+
+void GameListModel::set_facts(core::GameId id, Facts facts) {
+  const int row = row_of(id);
+  if (row < 0) return;
+  facts_[static_cast<std::size_t>(row)] = std::move(facts);
+  emit dataChanged(index(row, Result), index(row, Findings));
+}
+
+void GameListModel::set_disputes(core::GameId id, int count) {
+  const int row = row_of(id);
+  if (row < 0) return;
+  disputes_[static_cast<std::size_t>(row)] = count;
+  emit dataChanged(index(row, Disputes), index(row, Disputes));
+}
+
+bool GameListModel::has_facts(core::GameId id) const noexcept {
+  const int row = row_of(id);
+  return row >= 0 && facts_[static_cast<std::size_t>(row)].has_value();
 }
 
 int GameListModel::row_of(core::GameId id) const noexcept {
@@ -30,16 +73,27 @@ QVariant GameListModel::data(const QModelIndex& index, int role) const {
   const replay::GameSummary& g = games_[static_cast<std::size_t>(index.row())];
   if (role == GameIdRole) return QVariant::fromValue<qulonglong>(g.id);
   if (role == Qt::TextAlignmentRole) {
-    if (index.column() == Id || index.column() == Events) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (index.column() == Id || index.column() == Events || index.column() == Findings || index.column() == Disputes) {
+      return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    }
     return {};
   }
   if (role != Qt::DisplayRole && role != SortRole && role != Qt::ToolTipRole) return {};
+  const std::optional<Facts>& facts = facts_[static_cast<std::size_t>(index.row())];
   switch (static_cast<Column>(index.column())) {
     case Id: return QVariant::fromValue<qulonglong>(g.id);
     case Title: return QString::fromStdString(g.title);
     case Date: return QString::fromStdString(g.date);
     case Players: return QString::fromStdString(players_text(g.seats));
     case Events: return QVariant::fromValue<qulonglong>(g.events);
+    case Result:
+      if (!facts) return role == Qt::ToolTipRole ? tr("not audited yet") : QVariant(QStringLiteral("…"));
+      return QString::fromStdString(facts->result);
+    case Findings:
+      if (!facts) return role == SortRole ? QVariant(-1) : QVariant(QStringLiteral("…"));
+      if (role == Qt::ToolTipRole) return tr("%1 findings, %2 violations").arg(facts->findings).arg(facts->violations);
+      return facts->findings;
+    case Disputes: return disputes_[static_cast<std::size_t>(index.row())];
     case ColumnCount: break;
   }
   return {};
@@ -53,6 +107,9 @@ QVariant GameListModel::headerData(int section, Qt::Orientation orientation, int
     case Date: return tr("Date");
     case Players: return tr("Players");
     case Events: return tr("Events");
+    case Result: return tr("Result");
+    case Findings: return tr("Findings");
+    case Disputes: return tr("Disputes");
     case ColumnCount: break;
   }
   return {};

@@ -1,8 +1,12 @@
 #pragma once
-// The games of a store, one row each. Maps GameSummary values to cells.
+// The games of a store, one row each. Maps GameSummary values to cells;
+// the audit's result and findings count and the disputes count arrive later
+// (set_facts), as the window audits games in idle time.
 
 #include <QAbstractTableModel>
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "warlog/replay/replay.hpp"
@@ -13,15 +17,29 @@ class GameListModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { Id, Title, Date, Players, Events, ColumnCount };
+  enum Column { Id, Title, Date, Players, Events, Result, Findings, Disputes, ColumnCount };
   enum Role {
     GameIdRole = Qt::UserRole + 1,  // core::GameId as qulonglong
     SortRole,                       // the raw value a column sorts by
   };
 
+  // What the audit and the annotations say of one game.
+  struct Facts {
+    std::string result;          // replay::describe of the audit's outcome
+    int findings = 0;
+    int violations = 0;
+  };
+
   explicit GameListModel(QObject* parent = nullptr);
 
   void set_games(std::vector<replay::GameSummary> games);
+  // Appends games not listed yet (live follow); returns how many.
+  int add_games(std::vector<replay::GameSummary> games);
+  // Updates a listed game's event count (live follow).
+  void set_event_count(core::GameId id, core::Seq events);
+  void set_facts(core::GameId id, Facts facts);
+  void set_disputes(core::GameId id, int count);
+  [[nodiscard]] bool has_facts(core::GameId id) const noexcept;
   [[nodiscard]] const std::vector<replay::GameSummary>& games() const noexcept { return games_; }
   // The row of a game, or -1.
   [[nodiscard]] int row_of(core::GameId id) const noexcept;
@@ -35,6 +53,8 @@ class GameListModel : public QAbstractTableModel {
 
  private:
   std::vector<replay::GameSummary> games_;
+  std::vector<std::optional<Facts>> facts_;  // by row
+  std::vector<int> disputes_;                // by row
 };
 
 }  // namespace warlog::viewer

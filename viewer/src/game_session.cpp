@@ -4,102 +4,150 @@
 
 namespace warlog::viewer {
 
-Expected<SessionData> load_session(const replay::Archive& archive, core::GameId id) {
-  SessionData data;
-  auto game = archive.game(id);
-  if (!game) return tl::unexpected(game.error());
-  auto events = archive.events(id);
-  if (!events) return tl::unexpected(events.error());
-  auto catalog = archive.catalog_of(id);
-  if (!catalog) return tl::unexpected(catalog.error());
-  auto ruleset = archive.ruleset_of(id);
-  if (!ruleset) return tl::unexpected(ruleset.error());
-  auto audit = archive.audit(id);
-  if (!audit) return tl::unexpected(audit.error());
-  data.game = std::move(*game);
-  data.events = std::move(*events);
-  data.catalog = std::move(*catalog);
-  data.ruleset = std::move(*ruleset);
-  data.findings = std::move(audit->findings);
-  return data;
-}
-
-GameSession::GameSession(SessionData data, QObject* parent) : QObject(parent), data_(std::move(data)) {
-  for (std::size_t i = 0; i < data_.events.size(); ++i) {
-    if (std::holds_alternative<core::PhaseStarted>(data_.events[i].payload)) phase_starts_.push_back(i);
+Expected<std::unique_ptr<GameSession>> GameSession::open(std::shared_ptr<const replay::Archive> archive,
+                                                         core::GameId id, const replay::AuditOptions& overrides) {
+  if (!archive) return make_error(ErrorCode::InvalidArgument, "no store open");
+  auto survey = replay::survey_game(*archive, id, overrides);
+  if (!survey) return tl::unexpected(survey.error());
+  replay::SeekOptions options;
+  options.overrides = overrides;
+  options.repair = false;  // the viewer reads; `warlog snapshot` writes
+  auto seeker = replay::Seeker::open(*archive, id, std::move(options));
+  if (!seeker) return tl::unexpected(seeker.error());
+  std::unique_ptr<GameSession> session(new GameSession(std::move(archive), std::move(*survey), std::move(*seeker)));
+  if (!session->empty()) {
+    auto here = session->seeker_.seek(0);
+    if (!here) return tl::unexpected(here.error());
+    session->here_ = std::move(*here);
   }
-  if (!empty()) moment_ = seek(data_.events.front().seq);
+  return session;
 }
 
-core::Seq GameSession::first_seq() const noexcept { return empty() ? 0 : data_.events.front().seq; }
-core::Seq GameSession::last_seq() const noexcept { return empty() ? 0 : data_.events.back().seq; }
+GameSession::GameSession(std::shared_ptr<const replay::Archive> archive, replay::GameSurvey survey,
+                         replay::Seeker seeker)
+    : archive_(std::move(archive)), seeker_(std::move(seeker)), survey_(std::move(survey)) {
+  findings_ = std::make_shared<const std::vector<replay::LocatedFinding>>(std::move(survey_.findings));
+  survey_.findings.clear();
+}
+
+GameSession::~GameSession() = default;
+
+Expected<std::vector<core::Event>> GameSession::events(core::Seq from, core::Seq to) const {
+  return replay::read_events(*archive_, survey_.game.id, from, std::min(to, survey_.events));
+}
 
 std::vector<replay::LocatedFinding> GameSession::findings_here() const {
   std::vector<replay::LocatedFinding> out;
-  for (const core::Finding& f : moment_.findings) {
+  if (empty()) return out;
+  const replay::Moment& m = here_.moment;
+  for (const core::Finding& f : m.findings) {
     replay::LocatedFinding located;
     located.finding = f;
-    located.turn = moment_.event.turn;
-    located.phase = moment_.event.phase;
-    located.seat = moment_.event.seat;
+    located.turn = m.event.turn;
+    located.phase = m.event.phase;
+    located.seat = m.event.seat;
     if (const core::Rule* rule = core::find_rule(f.rule_id)) located.citation = rule->citation;
     out.push_back(std::move(located));
   }
   return out;
 }
 
-std::size_t GameSession::position_of(core::Seq seq) const noexcept {
-  const auto& ev = data_.events;
-  if (ev.empty()) return 0;
-  // Seqs ascend; the first event after `seq`, then one back.
-  auto it = std::upper_bound(ev.begin(), ev.end(), seq, [](core::Seq s, const core::Event& e) { return s < e.seq; });
-  if (it == ev.begin()) return 0;
-  return static_cast<std::size_t>(std::distance(ev.begin(), it)) - 1;
+std::size_t GameSession::span_of(core::Seq seq) const noexcept {
+  const auto& spans = survey_.spans;
+  auto it = std::upper_bound(spans.begin(), spans.end(), seq,
+                             [](core::Seq s, const replay::PhaseSpan& p) { return s < p.first; });
+  if (it == spans.begin()) return 0;
+  return static_cast<std::size_t>(std::distance(spans.begin(), it)) - 1;
 }
 
-void GameSession::go_to(core::Seq seq) { move_to_position(position_of(seq)); }
+void GameSession::go_to(core::Seq seq) {
+  if (empty()) return;
+  seq = std::min(seq, last_seq());
+  if (seq == here_.moment.seq) return;
+  auto next = seeker_.seek(seq);
+  if (!next) {
+    emit failed(QString::fromStdString(next.error().message));
+    return;
+  }
+  here_ = std::move(*next);
+  emit moved(here_.moment.seq);
+}
 
 void GameSession::step(int delta) {
   if (empty()) return;
-  const auto last = static_cast<std::ptrdiff_t>(data_.events.size()) - 1;
-  const auto target = std::clamp(static_cast<std::ptrdiff_t>(position_) + delta, std::ptrdiff_t{0}, last);
-  move_to_position(static_cast<std::size_t>(target));
+  const auto target = std::clamp(static_cast<long long>(seq()) + delta, 0LL, static_cast<long long>(last_seq()));
+  go_to(static_cast<core::Seq>(target));
 }
 
-void GameSession::first() { move_to_position(0); }
-
-void GameSession::last() {
-  if (!empty()) move_to_position(data_.events.size() - 1);
-}
+void GameSession::first() { go_to(first_seq()); }
+void GameSession::last() { go_to(last_seq()); }
 
 void GameSession::next_phase() {
-  auto it = std::upper_bound(phase_starts_.begin(), phase_starts_.end(), position_);
-  if (it != phase_starts_.end()) move_to_position(*it);
+  const std::size_t s = span_of(seq());
+  if (s + 1 < survey_.spans.size()) go_to(survey_.spans[s + 1].first);
 }
 
 void GameSession::previous_phase() {
-  auto it = std::lower_bound(phase_starts_.begin(), phase_starts_.end(), position_);
-  if (it != phase_starts_.begin()) move_to_position(*std::prev(it));
+  if (empty()) return;
+  const std::size_t s = span_of(seq());
+  if (survey_.spans[s].first < seq()) {
+    go_to(survey_.spans[s].first);
+  } else if (s > 0) {
+    go_to(survey_.spans[s - 1].first);
+  }
 }
 
-void GameSession::move_to_position(std::size_t position) {
-  if (empty() || position >= data_.events.size() || position == position_) return;
-  // Stepping forward by one, the moment we leave is the state before: free.
-  replay::Moment next = seek(data_.events[position].seq);
-  before_ = position == position_ + 1 ? std::move(moment_.state) : state_before(position);
-  position_ = position;
-  moment_ = std::move(next);
-  emit moved(moment_.seq);
+void GameSession::next_turn() {
+  if (empty()) return;
+  const auto& spans = survey_.spans;
+  const std::uint16_t turn = spans[span_of(seq())].turn;
+  for (std::size_t s = span_of(seq()) + 1; s < spans.size(); ++s) {
+    if (spans[s].turn != turn) {
+      go_to(spans[s].first);
+      return;
+    }
+  }
 }
 
-core::GameState GameSession::state_before(std::size_t position) const {
-  if (position == 0) return {};
-  return seek(data_.events[position - 1].seq).state;
+void GameSession::previous_turn() {
+  if (empty()) return;
+  const auto& spans = survey_.spans;
+  // The first span of the turn holding `s`.
+  auto turn_start = [&](std::size_t s) {
+    while (s > 0 && spans[s - 1].turn == spans[s].turn) --s;
+    return s;
+  };
+  const std::size_t start = turn_start(span_of(seq()));
+  if (spans[start].first < seq()) {
+    go_to(spans[start].first);
+  } else if (start > 0) {
+    go_to(spans[turn_start(start - 1)].first);
+  }
 }
 
-replay::Moment GameSession::seek(core::Seq seq) const {
-  const core::Context ctx{data_.catalog, data_.ruleset};
-  return replay::moment_at(ctx, data_.events, seq);
+Expected<core::Seq> GameSession::refresh() {
+  const core::Seq old_count = survey_.events;
+  auto added = replay::extend_survey(*archive_, survey_);
+  if (!added) {
+    emit failed(QString::fromStdString(added.error().message));
+    return added;
+  }
+  if (*added == 0) return added;
+  if (!survey_.findings.empty()) {
+    // A new list: models showing the old one keep it until they take this.
+    auto all = std::make_shared<std::vector<replay::LocatedFinding>>(*findings_);
+    all->insert(all->end(), std::make_move_iterator(survey_.findings.begin()),
+                std::make_move_iterator(survey_.findings.end()));
+    survey_.findings.clear();
+    findings_ = std::move(all);
+  }
+  if (old_count == 0) {
+    // The first events of a game created empty: stand at the first.
+    if (auto here = seeker_.seek(0); here) here_ = std::move(*here);
+  }
+  emit grew(old_count, survey_.events);
+  if (old_count == 0) emit moved(here_.moment.seq);
+  return added;
 }
 
 }  // namespace warlog::viewer

@@ -1,85 +1,104 @@
 #pragma once
-// One open game: its events, catalog, ruleset and audit, and where the viewer
-// stands in it. Every widget follows `moved`; none folds events itself.
+// One open game and where the viewer stands in it. Every widget follows
+// `moved`; none folds events itself.
+//
+// The session never holds the game's events: it keeps a survey (findings,
+// the turn/phase outline, per-turn figures: replay/survey.hpp) and seeks
+// each moment through snapshots (replay/seek.hpp), so a step costs one
+// snapshot decode and a short fold at any position of any game.
+//
+// Ownership: the session shares the Archive (std::shared_ptr) and owns the
+// Seeker that refers to it. archive_ is declared before seeker_, so the
+// Seeker is destroyed first, and the Archive stays open while any session on
+// it lives, whoever else lets go of it.
 
 #include <QObject>
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
-#include "warlog/replay/replay.hpp"
+#include "warlog/replay/seek.hpp"
+#include "warlog/replay/survey.hpp"
 
 namespace warlog::viewer {
-
-// Everything the viewer reads about one game, loaded once. A value: tests
-// build one from events made in code, the app loads one from a store.
-struct SessionData {
-  replay::GameSummary game;
-  std::vector<core::Event> events;
-  core::Catalog catalog;
-  core::Ruleset ruleset;
-  std::vector<replay::LocatedFinding> findings;  // the whole game's audit
-};
-
-// Reads a game, its catalog, ruleset and audit from the archive.
-// Errors: those of the facade (NotFound for an unknown game, DataLoss).
-[[nodiscard]] Expected<SessionData> load_session(const replay::Archive& archive, core::GameId id);
 
 class GameSession : public QObject {
   Q_OBJECT
 
  public:
-  // Starts at the first event (an empty game has no moment).
-  explicit GameSession(SessionData data, QObject* parent = nullptr);
+  // Surveys the game (one fold) and stands at its first event. `overrides`
+  // folds it under another ruleset or catalog (compare mode); the session
+  // never writes snapshots. Errors: NotFound for an unknown game, DataLoss,
+  // those of the facade otherwise.
+  [[nodiscard]] static Expected<std::unique_ptr<GameSession>> open(std::shared_ptr<const replay::Archive> archive,
+                                                                   core::GameId id,
+                                                                   const replay::AuditOptions& overrides = {});
+  ~GameSession() override;
 
   // --- The game ----------------------------------------------------------
-  [[nodiscard]] const replay::GameSummary& game() const noexcept { return data_.game; }
-  [[nodiscard]] const std::vector<core::Event>& events() const noexcept { return data_.events; }
-  [[nodiscard]] const core::Catalog& catalog() const noexcept { return data_.catalog; }
-  [[nodiscard]] const core::Ruleset& ruleset() const noexcept { return data_.ruleset; }
-  [[nodiscard]] const std::vector<replay::LocatedFinding>& findings() const noexcept { return data_.findings; }
-  [[nodiscard]] bool empty() const noexcept { return data_.events.empty(); }
-  [[nodiscard]] core::Seq first_seq() const noexcept;
-  [[nodiscard]] core::Seq last_seq() const noexcept;
+  [[nodiscard]] const replay::GameSummary& game() const noexcept { return survey_.game; }
+  [[nodiscard]] const core::Catalog& catalog() const noexcept { return *survey_.catalog; }
+  [[nodiscard]] const core::Ruleset& ruleset() const noexcept { return *survey_.ruleset; }
+  // The whole game's findings, in seq order; shared so that a list can show
+  // them without a copy (a long game may hold hundreds of thousands).
+  [[nodiscard]] const std::vector<replay::LocatedFinding>& findings() const noexcept { return *findings_; }
+  [[nodiscard]] std::shared_ptr<const std::vector<replay::LocatedFinding>> shared_findings() const noexcept {
+    return findings_;
+  }
+  [[nodiscard]] const std::vector<replay::PhaseSpan>& spans() const noexcept { return survey_.spans; }
+  [[nodiscard]] const std::vector<replay::TurnFigures>& turns() const noexcept { return survey_.turns; }
+  // The state after the last event surveyed (the game's end, as far as it goes).
+  [[nodiscard]] const core::GameState& final_state() const noexcept { return survey_.state; }
+  [[nodiscard]] const std::shared_ptr<const replay::Archive>& archive() const noexcept { return archive_; }
+  [[nodiscard]] bool empty() const noexcept { return survey_.events == 0; }
+  [[nodiscard]] core::Seq event_count() const noexcept { return survey_.events; }
+  [[nodiscard]] core::Seq first_seq() const noexcept { return 0; }
+  [[nodiscard]] core::Seq last_seq() const noexcept { return empty() ? 0 : survey_.events - 1; }
+  // The events with from <= seq < to, read from the store (the timeline's rows).
+  [[nodiscard]] Expected<std::vector<core::Event>> events(core::Seq from, core::Seq to) const;
 
   // --- Where we stand ----------------------------------------------------
-  [[nodiscard]] core::Seq seq() const noexcept { return moment_.seq; }
-  [[nodiscard]] std::size_t position() const noexcept { return position_; }  // index into events()
-  // The state after the current event and that event's findings.
-  [[nodiscard]] const replay::Moment& moment() const noexcept { return moment_; }
-  // The state before the current event (empty before the first): what the
-  // current event changed is the difference to moment().state.
-  [[nodiscard]] const core::GameState& before() const noexcept { return before_; }
-  // The current event's findings, located and cited like the audit's.
+  [[nodiscard]] core::Seq seq() const noexcept { return here_.moment.seq; }
+  // The state after the current event, that event and its findings.
+  [[nodiscard]] const replay::Moment& moment() const noexcept { return here_.moment; }
+  // The state before the current event: what it changed is the difference.
+  [[nodiscard]] const core::GameState& before() const noexcept { return here_.before; }
+  // How the last move was made (snapshot used, events folded).
+  [[nodiscard]] const replay::SeekResult& last_seek() const noexcept { return here_; }
+  // The current event's findings, located and cited like the survey's.
   [[nodiscard]] std::vector<replay::LocatedFinding> findings_here() const;
-  // Index into events() of the event with this seq, or of the nearest one
-  // before it (clamped to the stream).
-  [[nodiscard]] std::size_t position_of(core::Seq seq) const noexcept;
+  // The span holding `seq` (index into spans()); 0 for an empty game.
+  [[nodiscard]] std::size_t span_of(core::Seq seq) const noexcept;
 
  public slots:
   void go_to(core::Seq seq);  // clamped to the stream
   void step(int delta);       // +1 next event, -1 previous
   void first();
   void last();
-  void next_phase();      // the next PhaseStarted after the current event
-  void previous_phase();  // the last PhaseStarted before the current event
+  void next_phase();      // the first event of the next span
+  void previous_phase();  // the first event of this span, or of the one before when there already
+  void next_turn();       // the first event of the next turn
+  void previous_turn();   // the first event of this turn, or of the one before when there already
+
+ public:
+  // Live follow: folds events appended since the last look into the survey.
+  // Emits grew() when there were any; the current moment stays.
+  Expected<core::Seq> refresh();
 
  signals:
   void moved(core::Seq seq);
+  void grew(core::Seq old_count, core::Seq new_count);
+  void failed(const QString& message);  // a seek or refresh failed; the moment stays
 
  private:
-  void move_to_position(std::size_t position);
-  // The one place that rebuilds a moment: refolds from the start today,
-  // seeks through snapshots once the store keeps them.
-  [[nodiscard]] replay::Moment seek(core::Seq seq) const;
-  // The state before the event at `position` (one more seek).
-  [[nodiscard]] core::GameState state_before(std::size_t position) const;
+  GameSession(std::shared_ptr<const replay::Archive> archive, replay::GameSurvey survey, replay::Seeker seeker);
 
-  SessionData data_;
-  std::vector<std::size_t> phase_starts_;  // positions of PhaseStarted events
-  std::size_t position_ = 0;
-  replay::Moment moment_;
-  core::GameState before_;
+  std::shared_ptr<const replay::Archive> archive_;  // before seeker_: outlives it
+  replay::Seeker seeker_;
+  replay::GameSurvey survey_;  // its findings moved to findings_: a refresh folds only new ones into it
+  std::shared_ptr<const std::vector<replay::LocatedFinding>> findings_;
+  replay::SeekResult here_;
 };
 
 }  // namespace warlog::viewer

@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "warlog/replay/replay.hpp"
 
@@ -19,6 +20,10 @@ struct LaunchOptions {
   std::string store;
   std::optional<core::GameId> game;
   std::optional<core::Seq> seq;
+  std::optional<std::string> compare_ruleset;  // --compare-ruleset TOML: open in compare mode
+  std::optional<std::string> compare_catalog;  // --compare-catalog CSV
+  std::optional<std::string> tab;              // --tab battlefield|state|charts|compare
+  std::optional<std::pair<int, int>> size;     // --size WxH: the window's size in pixels (screenshots)
   bool help = false;  // print help_text() and exit 0
 };
 
@@ -27,7 +32,13 @@ struct LaunchOptions {
 [[nodiscard]] Expected<LaunchOptions> parse_launch_arguments(const QStringList& args);
 [[nodiscard]] QString launch_help_text();
 
-// Opens the store read-only and checks that the game and the event exist.
+// Opens an existing store for the viewer: never creates one (read-only
+// first), then read-write when its data file is writable, so that disputes
+// and rulings can be recorded; the viewer writes nothing else (no
+// snapshots). Errors: NotFound "cannot open store 'PATH': ..."; the facade's.
+[[nodiscard]] Expected<replay::Archive> open_store_for_viewing(const std::string& path);
+
+// Opens the store (open_store_for_viewing) and checks that the game and the event exist.
 // Errors: NotFound "cannot open store 'PATH': ...", "game N does not exist",
 // "game N has no event M ..."; the facade's otherwise.
 [[nodiscard]] Expected<replay::Archive> open_for_launch(const LaunchOptions& options);

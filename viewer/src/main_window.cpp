@@ -1,145 +1,198 @@
 #include "main_window.hpp"
 
-#include <QAction>
-#include <QApplication>
+#include <QCheckBox>
+#include <QFileSystemWatcher>
 #include <QHeaderView>
-#include <QInputDialog>
 #include <QItemSelectionModel>
 #include <QLabel>
-#include <QMenuBar>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSlider>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
-#include <algorithm>
-
+#include "battlefield_view.hpp"
+#include "changes_model.hpp"
+#include "disputes_model.hpp"
 #include "event_text.hpp"
+#include "figures_charts.hpp"
 #include "findings_model.hpp"
 #include "game_list_model.hpp"
+#include "main_window_parts.hpp"
 #include "state_model.hpp"
 #include "timeline_model.hpp"
 
 namespace warlog::viewer {
 
-namespace {
-
-// A pane: a small bold heading over a view.
-QWidget* titled(const QString& title, QWidget* body, QLabel** heading_out = nullptr) {
-  auto* pane = new QWidget;
-  auto* layout = new QVBoxLayout(pane);
-  layout->setContentsMargins(4, 4, 4, 0);
-  layout->setSpacing(2);
-  auto* heading = new QLabel(title);
-  QFont f = heading->font();
-  f.setBold(true);
-  heading->setFont(f);
-  layout->addWidget(heading);
-  layout->addWidget(body, 1);
-  if (heading_out) *heading_out = heading;
-  return pane;
-}
-
-QTableView* make_table() {
-  auto* view = new QTableView;
-  view->setSelectionBehavior(QAbstractItemView::SelectRows);
-  view->setSelectionMode(QAbstractItemView::SingleSelection);
-  view->setAlternatingRowColors(true);
-  view->setWordWrap(false);
-  view->verticalHeader()->hide();
-  view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
-  view->horizontalHeader()->setHighlightSections(false);
-  view->horizontalHeader()->setStretchLastSection(true);
-  return view;
-}
-
-std::vector<core::Seq> finding_seqs(const std::vector<replay::LocatedFinding>& findings) {
-  std::vector<core::Seq> out;
-  out.reserve(findings.size());
-  for (const auto& f : findings) out.push_back(f.finding.seq);
-  return out;
-}
-
-}  // namespace
-
-MainWindow::MainWindow(std::optional<replay::Archive> archive, QWidget* parent)
+MainWindow::MainWindow(std::shared_ptr<replay::Archive> archive, QWidget* parent)
     : QMainWindow(parent), archive_(std::move(archive)) {
+  setObjectName(QStringLiteral("warlogViewer"));
   games_ = new GameListModel(this);
   games_sorted_ = new QSortFilterProxyModel(this);
   games_sorted_->setSourceModel(games_);
   games_sorted_->setSortRole(GameListModel::SortRole);
+  games_sorted_->setFilterKeyColumn(-1);
+  games_sorted_->setFilterCaseSensitivity(Qt::CaseInsensitive);
   timeline_ = new TimelineModel(this);
   state_ = new StateModel(this);
+  compare_rows_ = new ChangesModel(this);
+  changes_ = new ChangesModel(this);
   findings_here_ = new FindingsModel(this);
+  candidate_findings_ = new FindingsModel(this);
   all_findings_ = new FindingsModel(this);
   all_findings_sorted_ = new QSortFilterProxyModel(this);
   all_findings_sorted_->setSourceModel(all_findings_);
   all_findings_sorted_->setSortRole(FindingsModel::SortRole);
+  disputes_ = new DisputesModel(this);
   build_ui();
   build_actions();
-  setWindowTitle(archive_ ? tr("warlog viewer — %1").arg(QString::fromStdString(archive_->path())) : tr("warlog viewer"));
+  follow_timer_ = new QTimer(this);
+  follow_timer_->setInterval(500);
+  connect(follow_timer_, &QTimer::timeout, this, &MainWindow::poll_store);
+  audit_timer_ = new QTimer(this);
+  audit_timer_->setInterval(0);
+  connect(audit_timer_, &QTimer::timeout, this, &MainWindow::audit_some_games);
+  watcher_ = new QFileSystemWatcher(this);
+  connect(watcher_, &QFileSystemWatcher::fileChanged, this, [this] { poll_store(); });
+  setWindowTitle(tr("warlog viewer"));
   resize(1280, 800);
+  restore_settings();
+  if (archive_) {
+    setWindowTitle(tr("warlog viewer — %1").arg(QString::fromStdString(archive_->path())));
+    remember_store(QString::fromStdString(archive_->path()));
+    watch_store();
+    follow_timer_->start();
+  }
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  // The timeline reads events through the session: let go of that first.
+  timeline_->set_game({}, {}, {}, {});
+  candidate_.reset();
+  session_.reset();
+}
 
 void MainWindow::build_ui() {
+  // Games across the top, with a filter.
   game_view_ = make_table();
   game_view_->setModel(games_sorted_);
   game_view_->setSortingEnabled(true);
   game_view_->sortByColumn(GameListModel::Id, Qt::AscendingOrder);
   game_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  game_view_->horizontalHeader()->setResizeContentsPrecision(200);  // 10,000 games: measure a sample
   game_view_->horizontalHeader()->setStretchLastSection(false);
   game_view_->horizontalHeader()->setSectionResizeMode(GameListModel::Title, QHeaderView::Stretch);
   connect(game_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::on_game_selected);
+  game_filter_ = new QLineEdit;
+  game_filter_->setPlaceholderText(tr("Filter games: title, player, allegiance, date, result…"));
+  game_filter_->setClearButtonEnabled(true);
+  connect(game_filter_, &QLineEdit::textChanged, games_sorted_, &QSortFilterProxyModel::setFilterFixedString);
+  auto* games_pane = new QWidget;
+  auto* games_layout = new QVBoxLayout(games_pane);
+  games_layout->setContentsMargins(0, 0, 0, 0);
+  games_layout->setSpacing(2);
+  games_layout->addWidget(game_filter_);
+  games_layout->addWidget(game_view_, 1);
 
+  // The timeline with a slider to scrub.
   timeline_view_ = new QTreeView;
   timeline_view_->setModel(timeline_);
-  timeline_view_->setUniformRowHeights(true);
+  timeline_view_->setUniformRowHeights(true);  // the view asks only for the rows it shows
   timeline_view_->setSelectionMode(QAbstractItemView::SingleSelection);
   timeline_view_->header()->setStretchLastSection(false);
   timeline_view_->header()->setSectionResizeMode(TimelineModel::Label, QHeaderView::Stretch);
-  timeline_view_->header()->setSectionResizeMode(TimelineModel::Findings, QHeaderView::ResizeToContents);
+  // Fixed, not ResizeToContents: that measures rows on every change, and a
+  // long game has tens of thousands of turn rows.
+  timeline_view_->header()->setSectionResizeMode(TimelineModel::Findings, QHeaderView::Fixed);
+  timeline_view_->header()->resizeSection(TimelineModel::Findings,
+                                          timeline_view_->fontMetrics().horizontalAdvance(tr("Findings")) + 20);
   connect(timeline_view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
           &MainWindow::on_timeline_current);
-
-  state_view_ = new QTreeView;
-  state_view_->setModel(state_);
-  state_view_->setUniformRowHeights(true);
-  state_view_->setAlternatingRowColors(true);
-  state_view_->header()->setSectionResizeMode(QHeaderView::Interactive);
-  state_view_->header()->setStretchLastSection(true);
-  const QFontMetrics fm = state_view_->fontMetrics();
-  state_view_->setColumnWidth(StateModel::Item, fm.horizontalAdvance(QStringLiteral("Provisions (supply / cost)")) + 60);
-  state_view_->setColumnWidth(StateModel::Value, fm.horizontalAdvance(QStringLiteral("Rebel Captain Moss")) + 16);
-  state_view_->setColumnWidth(StateModel::Owner, fm.horizontalAdvance(QStringLiteral("Bruno Bruno")) + 8);
-  state_view_->setColumnWidth(StateModel::Condition, fm.horizontalAdvance(QStringLiteral("Vitality 3/3 · Morale 0")) + 16);
-  // A section is a heading: its title may span the row.
-  connect(state_, &QAbstractItemModel::modelReset, state_view_, [this] {
-    for (int s = 0; s < state_->rowCount(); ++s) state_view_->setFirstColumnSpanned(s, {}, true);
-    state_view_->expandAll();
+  slider_ = new QSlider(Qt::Horizontal);
+  slider_->setRange(0, 0);
+  slider_->setPageStep(50);
+  slider_->setToolTip(tr("Scrub through the game"));
+  connect(slider_, &QSlider::valueChanged, this, [this](int value) {
+    if (!following_session_ && session_) session_->go_to(static_cast<core::Seq>(value));
   });
+  auto* timeline_pane = new QWidget;
+  auto* timeline_layout = new QVBoxLayout(timeline_pane);
+  timeline_layout->setContentsMargins(0, 0, 0, 0);
+  timeline_layout->setSpacing(2);
+  timeline_layout->addWidget(timeline_view_, 1);
+  timeline_layout->addWidget(slider_);
 
+  // The moment: battlefield, state, charts, compare.
+  battlefield_ = new BattlefieldView;
+  state_view_ = make_state_tree(state_);
+  charts_ = new FiguresCharts;
+  compare_page_ = new QWidget;
+  {
+    auto* layout = new QVBoxLayout(compare_page_);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->setSpacing(2);
+    compare_summary_ = new QLabel;
+    compare_summary_->setWordWrap(true);
+    compare_summary_->setTextFormat(Qt::PlainText);
+    layout->addWidget(compare_summary_);
+    only_differences_ = new QCheckBox(tr("Only rows that differ"));
+    connect(only_differences_, &QCheckBox::toggled, this, [this] { show_compare(); });
+    layout->addWidget(only_differences_);
+    compare_view_ = make_table();
+    compare_view_->setModel(compare_rows_);
+    two_value_columns(compare_view_);
+    auto* candidate_findings_view = make_table();
+    candidate_findings_view->setModel(candidate_findings_);
+    stretch_message(candidate_findings_view);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(compare_view_);
+    split->addWidget(titled(tr("The candidate's findings at this event"), candidate_findings_view));
+    split->setSizes({300, 110});
+    split->setChildrenCollapsible(false);
+    layout->addWidget(split, 1);
+  }
+  view_tabs_ = new QTabWidget;
+  view_tabs_->setDocumentMode(true);
+  view_tabs_->addTab(battlefield_, tr("Battlefield"));
+  view_tabs_->addTab(state_view_, tr("State"));
+  view_tabs_->addTab(charts_, tr("Charts"));
+  view_tabs_->addTab(compare_page_, tr("Compare"));
+
+  moment_label_ = new QLabel(tr("No game open."));
+  moment_label_->setWordWrap(true);
+  moment_label_->setTextFormat(Qt::PlainText);
+  auto* moment_pane = new QWidget;
+  auto* moment_layout = new QVBoxLayout(moment_pane);
+  moment_layout->setContentsMargins(4, 4, 4, 0);
+  moment_layout->setSpacing(2);
+  moment_layout->addWidget(moment_label_);
+  moment_layout->addWidget(view_tabs_, 1);
+
+  // Details: what changed, findings, disputes; the selected rule's text.
+  changes_view_ = make_table();
+  changes_view_->setModel(changes_);
+  two_value_columns(changes_view_);
   findings_here_view_ = make_table();
   findings_here_view_->setModel(findings_here_);
   all_findings_view_ = make_table();
   all_findings_view_->setModel(all_findings_sorted_);
   all_findings_view_->setSortingEnabled(true);
-  all_findings_view_->sortByColumn(FindingsModel::Seq, Qt::AscendingOrder);
+  // The survey gives findings in seq order: no sort until a header is clicked
+  // (a long game may hold hundreds of thousands).
+  all_findings_view_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
   for (QTableView* v : {findings_here_view_, all_findings_view_}) {
-    // The message takes what is left; the citation is shown whole.
-    v->horizontalHeader()->setStretchLastSection(false);
-    v->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    v->horizontalHeader()->setSectionResizeMode(FindingsModel::Message, QHeaderView::Stretch);
+    stretch_message(v);
+    connect(v->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::on_finding_selected);
   }
   connect(all_findings_view_, &QAbstractItemView::clicked, this, &MainWindow::jump_to_finding);
   connect(all_findings_view_, &QAbstractItemView::activated, this, &MainWindow::jump_to_finding);
-
-  // An empty table reads as broken: say there is nothing at this event.
   no_findings_here_ = new QLabel;
   no_findings_here_->setAlignment(Qt::AlignCenter);
   no_findings_here_->setEnabled(false);
@@ -147,154 +200,196 @@ void MainWindow::build_ui() {
   findings_here_stack_->addWidget(findings_here_view_);
   findings_here_stack_->addWidget(no_findings_here_);
 
-  findings_tabs_ = new QTabWidget;
-  findings_tabs_->setDocumentMode(true);
-  findings_tabs_->addTab(findings_here_stack_, tr("At this event"));
-  findings_tabs_->addTab(all_findings_view_, tr("All findings"));
+  disputes_view_ = make_table();
+  disputes_view_->setModel(disputes_);
+  disputes_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  disputes_view_->horizontalHeader()->setSectionResizeMode(DisputesModel::Claim, QHeaderView::Stretch);
+  disputes_view_->horizontalHeader()->setStretchLastSection(false);
+  connect(disputes_view_, &QAbstractItemView::clicked, this, [this](const QModelIndex& i) {
+    if (session_ && i.isValid()) session_->go_to(i.data(DisputesModel::SeqRole).toULongLong());
+  });
+  auto* disputes_page = new QWidget;
+  {
+    auto* layout = new QVBoxLayout(disputes_page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    auto* buttons = new QHBoxLayout;
+    auto* add = new QPushButton(tr("Add dispute at this event…"));
+    auto* rule = new QPushButton(tr("Record ruling…"));
+    connect(add, &QPushButton::clicked, this, &MainWindow::ask_add_dispute);
+    connect(rule, &QPushButton::clicked, this, &MainWindow::ask_ruling);
+    buttons->addWidget(add);
+    buttons->addWidget(rule);
+    buttons->addStretch(1);
+    layout->addLayout(buttons);
+    layout->addWidget(disputes_view_, 1);
+  }
 
-  moment_label_ = new QLabel(tr("No game open."));
-  moment_label_->setWordWrap(true);
-  moment_label_->setTextFormat(Qt::PlainText);
-  auto* moment_pane = new QWidget;
-  auto* moment_layout = new QVBoxLayout(moment_pane);
-  moment_layout->setContentsMargins(0, 0, 0, 0);
-  moment_layout->setSpacing(2);
-  moment_layout->addWidget(moment_label_);
-  moment_layout->addWidget(state_view_, 1);
+  detail_tabs_ = new QTabWidget;
+  detail_tabs_->setDocumentMode(true);
+  detail_tabs_->addTab(changes_view_, tr("What changed"));
+  detail_tabs_->addTab(findings_here_stack_, tr("Findings here"));
+  detail_tabs_->addTab(all_findings_view_, tr("All findings"));
+  detail_tabs_->addTab(disputes_page, tr("Disputes"));
+  rule_text_ = new QLabel(tr("Select a finding to read its rule."));
+  rule_text_->setWordWrap(true);
+  rule_text_->setTextFormat(Qt::RichText);
+  rule_text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  rule_text_->setMinimumHeight(rule_text_->fontMetrics().height() * 3);
+  rule_text_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+  auto* details = new QWidget;
+  auto* details_layout = new QVBoxLayout(details);
+  details_layout->setContentsMargins(4, 0, 4, 2);
+  details_layout->setSpacing(2);
+  details_layout->addWidget(detail_tabs_, 1);
+  details_layout->addWidget(rule_text_);
 
-  // Games across the top (the list grows columns), then the timeline beside
-  // the state and the findings.
-  auto* right = new QSplitter(Qt::Vertical);
-  right->addWidget(titled(tr("State"), moment_pane));
-  right->addWidget(titled(tr("Findings"), findings_tabs_));
-  right->setStretchFactor(0, 3);
-  right->setStretchFactor(1, 1);
-  right->setSizes({520, 130});
-  right->setChildrenCollapsible(false);
+  right_split_ = new QSplitter(Qt::Vertical);
+  right_split_->addWidget(moment_pane);
+  right_split_->addWidget(details);
+  right_split_->setStretchFactor(0, 3);
+  right_split_->setStretchFactor(1, 2);
+  right_split_->setSizes({400, 230});
+  right_split_->setChildrenCollapsible(false);
 
-  auto* game = new QSplitter(Qt::Horizontal);
-  game->addWidget(titled(tr("Timeline"), timeline_view_));
-  game->addWidget(right);
-  game->setStretchFactor(0, 1);
-  game->setStretchFactor(1, 2);
-  game->setSizes({420, 860});
-  game->setChildrenCollapsible(false);
+  game_split_ = new QSplitter(Qt::Horizontal);
+  game_split_->addWidget(titled(tr("Timeline"), timeline_pane));
+  game_split_->addWidget(right_split_);
+  game_split_->setStretchFactor(0, 1);
+  game_split_->setStretchFactor(1, 3);
+  game_split_->setSizes({440, 840});
+  game_split_->setChildrenCollapsible(false);
 
-  auto* main = new QSplitter(Qt::Vertical);
-  main->addWidget(titled(tr("Games"), game_view_));
-  main->addWidget(game);
-  main->setStretchFactor(0, 0);
-  main->setStretchFactor(1, 1);
-  main->setSizes({85, 665});
-  main->setChildrenCollapsible(false);
-  setCentralWidget(main);
+  main_split_ = new QSplitter(Qt::Vertical);
+  main_split_->addWidget(titled(tr("Games"), games_pane));
+  main_split_->addWidget(game_split_);
+  main_split_->setStretchFactor(0, 0);
+  main_split_->setStretchFactor(1, 1);
+  main_split_->setSizes({120, 630});
+  main_split_->setChildrenCollapsible(false);
+  setCentralWidget(main_split_);
 
   position_label_ = new QLabel;
   statusBar()->addPermanentWidget(position_label_);
-  statusBar()->showMessage(tr("←/→ step · PgUp/PgDn phase · Home/End · Ctrl+G go to seq · F3 next finding"));
-}
-
-void MainWindow::build_actions() {
-  QMenu* file = menuBar()->addMenu(tr("&File"));
-  QAction* quit = file->addAction(tr("&Quit"));
-  quit->setShortcut(QKeySequence::Quit);
-  connect(quit, &QAction::triggered, this, &QWidget::close);
-
-  QMenu* go = menuBar()->addMenu(tr("&Go"));
-  auto add = [&](const QString& text, const QKeySequence& key, auto slot) {
-    auto* action = go->addAction(text);
-    action->setShortcut(key);
-    // Window-wide: the arrows step the game even while a view has focus.
-    action->setShortcutContext(Qt::WindowShortcut);
-    connect(action, &QAction::triggered, this, slot);
-    return action;
-  };
-  add(tr("&Previous event"), QKeySequence(Qt::Key_Left), [this] { if (session_) session_->step(-1); });
-  add(tr("&Next event"), QKeySequence(Qt::Key_Right), [this] { if (session_) session_->step(+1); });
-  add(tr("&First event"), QKeySequence(Qt::Key_Home), [this] { if (session_) session_->first(); });
-  add(tr("&Last event"), QKeySequence(Qt::Key_End), [this] { if (session_) session_->last(); });
-  go->addSeparator();
-  add(tr("Previous p&hase"), QKeySequence(Qt::Key_PageUp), [this] { if (session_) session_->previous_phase(); });
-  add(tr("Next ph&ase"), QKeySequence(Qt::Key_PageDown), [this] { if (session_) session_->next_phase(); });
-  go->addSeparator();
-  add(tr("Next fin&ding"), QKeySequence(Qt::Key_F3), [this] { next_finding(); });
-  add(tr("&Go to seq…"), QKeySequence(Qt::CTRL | Qt::Key_G), [this] { ask_seq(); });
-}
-
-Expected<void> MainWindow::load_games() {
-  if (!archive_) return make_error(ErrorCode::InvalidArgument, "no store open");
-  auto games = archive_->games();
-  if (!games) return tl::unexpected(games.error());
-  const bool none = games->empty();
-  games_->set_games(std::move(*games));
-  if (none) statusBar()->showMessage(tr("The store holds no games yet: import one with `warlog import FILE`."));
-  return {};
+  statusBar()->showMessage(tr("←/→ event · PgUp/PgDn phase · Ctrl+PgUp/PgDn turn · Home/End · Ctrl+G seq · F3 next finding"));
 }
 
 Expected<void> MainWindow::open_game(core::GameId id) {
   if (!archive_) return make_error(ErrorCode::InvalidArgument, "no store open");
-  auto data = load_session(*archive_, id);
-  if (!data) return tl::unexpected(data.error());
-  show_session(std::move(*data));
+  auto opened = GameSession::open(archive_, id);
+  if (!opened) return tl::unexpected(opened.error());
+  timeline_->set_game({}, {}, {}, {});  // it reads events through the old session
+  candidate_.reset();
+  diff_.reset();
+  session_ = std::move(*opened);
+  show_session();
+  // The game list learns the result and findings from the survey.
+  games_->set_event_count(id, session_->event_count());
+  games_->set_facts(id, facts_of(session_->game(), session_->final_state(), session_->findings()));
   // Keep the game list's selection on the game shown.
   const int row = games_->row_of(id);
   if (row >= 0) {
     const QModelIndex idx = games_sorted_->mapFromSource(games_->index(row, 0));
     if (game_view_->currentIndex().row() != idx.row()) {
       const QSignalBlocker block(game_view_->selectionModel());
-      game_view_->selectionModel()->setCurrentIndex(
-          idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+      game_view_->selectionModel()->setCurrentIndex(idx,
+                                                    QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     }
+  }
+  if (candidate_options_) {
+    if (auto c = compare_with(*candidate_options_, candidate_label_); !c) show_error(QString::fromStdString(c.error().message));
   }
   return {};
 }
 
-void MainWindow::show_session(SessionData data) {
-  const std::vector<core::SeatSetup> seats = data.game.seats;
-  timeline_->set_game(data.events, seats, finding_seqs(data.findings));
-  all_findings_->set_findings(data.findings, seats);
-  findings_tabs_->setTabText(1, tr("All findings (%1)").arg(data.findings.size()));
+void MainWindow::show_session() {
+  const auto& seats = session_->game().seats;
+  GameSession* s = session_.get();
+  timeline_->set_game(s->spans(), seats, finding_seqs(s->findings()),
+                      [s](core::Seq from, core::Seq to) { return s->events(from, to); });
+  all_findings_->share_findings(s->shared_findings(), seats);
+  detail_tabs_->setTabText(2, tr("All findings (%1)").arg(s->findings().size()));
+  charts_->set_turns(s->turns(), seats);
   state_->clear();
-  setWindowTitle(tr("%1 — warlog viewer").arg(QString::fromStdString(data.game.title)));
-
-  session_ = std::make_unique<GameSession>(std::move(data));
-  connect(session_.get(), &GameSession::moved, this, &MainWindow::on_moved);
+  compare_rows_->set_changes({});
+  candidate_findings_->set_findings({}, seats);
+  compare_summary_->setText(tr("Compare mode: File › Compare with ruleset or catalog… folds this game again under "
+                               "another ruleset or catalog and shows both, stepping together."));
+  setWindowTitle(tr("%1 — warlog viewer").arg(QString::fromStdString(s->game().title)));
+  {
+    const QSignalBlocker block(slider_);
+    slider_->setRange(0, static_cast<int>(s->last_seq()));
+    slider_->setValue(0);
+  }
+  load_disputes();
+  connect(s, &GameSession::moved, this, &MainWindow::on_moved);
+  connect(s, &GameSession::grew, this, &MainWindow::on_grew);
+  connect(s, &GameSession::failed, this, &MainWindow::show_error);
   // Turns open on their phases; events show in the current phase only.
   timeline_view_->collapseAll();
-  timeline_view_->expandToDepth(0);
-  on_moved(session_->seq());
+  expanded_path_ = {};
+  // A short game opens every turn on its phases; a long one opens only the
+  // current turn and phase (each open row costs the view a slot).
+  if (s->spans().size() <= kOpenAllTurnsUpTo) timeline_view_->expandToDepth(0);
+  on_moved(s->seq());
 }
 
 void MainWindow::on_moved(core::Seq) {
   if (!session_ || session_->empty()) {
-    moment_label_->setText(tr("This game has no events."));
+    moment_label_->setText(tr("This game has no events yet."));
     return;
   }
   const replay::Moment& m = session_->moment();
   const auto& seats = session_->game().seats;
   following_session_ = true;
 
-  timeline_->set_current(session_->position());
-  const QModelIndex row = timeline_->index_of_position(session_->position());
-  timeline_view_->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect |
-                                                             QItemSelectionModel::Rows);
-  timeline_view_->scrollTo(row);
+  timeline_->set_current(m.seq);
+  const QModelIndex row = timeline_->index_of_seq(m.seq);
+  timeline_view_->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  // Close the phase (and, in a long game, the turn) the current event left.
+  const QPersistentModelIndex phase = row.parent();
+  const QPersistentModelIndex turn = phase.parent();
+  if (expanded_path_.first.isValid() && expanded_path_.first != phase) timeline_view_->collapse(expanded_path_.first);
+  if (session_->spans().size() > kOpenAllTurnsUpTo && expanded_path_.second.isValid() && expanded_path_.second != turn) {
+    timeline_view_->collapse(expanded_path_.second);
+  }
+  expanded_path_ = {phase, turn};
+  timeline_view_->scrollTo(row);  // opens the row's turn and phase
+  slider_->setValue(static_cast<int>(m.seq));
 
   state_->set_state(m.state, session_->catalog(), session_->ruleset(), &session_->before());
+  battlefield_->show_state(m.state, session_->catalog(), seats);
+  charts_->set_current_turn(m.state.turn);
+  changes_->set_changes(state_changes(session_->before(), m.state, session_->catalog(), session_->ruleset()));
+  detail_tabs_->setTabText(0, tr("What changed (%1)").arg(changes_->rowCount()));
   auto here = session_->findings_here();
-  findings_tabs_->setTabText(0, tr("At this event (%1)").arg(here.size()));
+  detail_tabs_->setTabText(1, tr("Findings here (%1)").arg(here.size()));
   no_findings_here_->setText(tr("No findings at seq %1.").arg(m.seq));
   findings_here_stack_->setCurrentWidget(here.empty() ? static_cast<QWidget*>(no_findings_here_) : findings_here_view_);
   findings_here_->set_findings(std::move(here), seats);
+  if (candidate_) {
+    candidate_->go_to(m.seq);
+    candidate_findings_->set_findings(candidate_->findings_here(), seats);
+    show_compare();
+  }
+  // The rule of the event's first finding, without a click.
+  if (!findings_here_->findings().empty()) {
+    rule_text_->setText(rule_text_html(findings_here_->findings().front().finding.rule_id));
+  }
 
-  QString where = m.event.turn == 0 ? tr("Setup")
-                                    : tr("Turn %1 · %2").arg(m.event.turn).arg(QString::fromStdString(phase_title(m.event.phase)));
+  const QString where = m.event.turn == 0
+                            ? tr("Setup")
+                            : tr("Turn %1 · %2").arg(m.event.turn).arg(QString::fromStdString(phase_title(m.event.phase)));
   moment_label_->setText(tr("After %1\n%2 · event %3 of %4")
-                             .arg(QString::fromStdString(event_label(m.event, seats)))
-                             .arg(where)
-                             .arg(session_->position() + 1)
-                             .arg(session_->events().size()));
-  position_label_->setText(tr("seq %1 / %2").arg(m.seq).arg(session_->last_seq()));
+                             .arg(QString::fromStdString(event_label(m.event, seats)), where)
+                             .arg(m.seq + 1)
+                             .arg(session_->event_count()));
+  const auto& seek = session_->last_seek();
+  position_label_->setText(tr("seq %1 / %2 · folded %3 from %4")
+                               .arg(m.seq)
+                               .arg(session_->last_seq())
+                               .arg(seek.folded)
+                               .arg(seek.snapshot_seq ? tr("snapshot %1").arg(*seek.snapshot_seq) : tr("the start")));
   following_session_ = false;
 }
 
@@ -311,37 +406,10 @@ void MainWindow::on_timeline_current(const QModelIndex& current) {
   if (auto seq = timeline_->seq_at(current)) session_->go_to(*seq);
 }
 
-void MainWindow::jump_to_finding(const QModelIndex& view_index) {
-  if (!session_ || !view_index.isValid()) return;
-  const QModelIndex source = view_index.model() == all_findings_sorted_
-                                 ? all_findings_sorted_->mapToSource(view_index)
-                                 : view_index;
-  session_->go_to(source.data(FindingsModel::SeqRole).toULongLong());
+void MainWindow::on_finding_selected(const QModelIndex& current) {
+  if (!current.isValid()) return;
+  const QString id = current.data(FindingsModel::RuleIdRole).toString();
+  rule_text_->setText(rule_text_html(id.toStdString()));
 }
-
-void MainWindow::next_finding() {
-  if (!session_) return;
-  std::optional<core::Seq> next;
-  for (const replay::LocatedFinding& f : session_->findings()) {
-    if (f.finding.seq > session_->seq() && (!next || f.finding.seq < *next)) next = f.finding.seq;
-  }
-  if (!next) {
-    statusBar()->showMessage(tr("No finding after seq %1.").arg(session_->seq()), 3000);
-    return;
-  }
-  session_->go_to(*next);
-}
-
-void MainWindow::ask_seq() {
-  if (!session_ || session_->empty()) return;
-  bool ok = false;
-  const int seq = QInputDialog::getInt(this, tr("Go to event"),
-                                       tr("Seq (%1–%2):").arg(session_->first_seq()).arg(session_->last_seq()),
-                                       static_cast<int>(session_->seq()), static_cast<int>(session_->first_seq()),
-                                       static_cast<int>(session_->last_seq()), 1, &ok);
-  if (ok) session_->go_to(static_cast<core::Seq>(seq));
-}
-
-void MainWindow::show_error(const QString& message) { statusBar()->showMessage(message, 10000); }
 
 }  // namespace warlog::viewer

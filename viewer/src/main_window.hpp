@@ -1,25 +1,44 @@
 #pragma once
-// The viewer's window: game list, timeline, state and findings, wired to a
-// GameSession. It holds no rule logic: every value shown comes from the
-// replay facade through the models.
+// The viewer's window: game list, timeline, battlefield, state, charts,
+// what changed, findings and disputes, wired to a GameSession; compare mode
+// beside it; live follow of a store another process writes. It holds no rule
+// logic: every value shown comes from the replay facade through the models.
+// main_window.cpp builds and follows the session; main_window_keys.cpp the
+// menus and keys; main_window_follow.cpp live follow, idle auditing and
+// settings; main_window_compare.cpp compare mode and disputes.
 
+#include <QDateTime>
 #include <QMainWindow>
+#include <QPersistentModelIndex>
 
 #include <memory>
 #include <optional>
 
 #include "game_session.hpp"
+#include "warlog/replay/disputes.hpp"
+#include "warlog/replay/rule_diff.hpp"
 
 class QAction;
+class QCheckBox;
+class QFileSystemWatcher;
 class QLabel;
+class QLineEdit;
+class QMenu;
+class QSlider;
 class QSortFilterProxyModel;
+class QSplitter;
 class QStackedWidget;
 class QTabWidget;
 class QTableView;
+class QTimer;
 class QTreeView;
 
 namespace warlog::viewer {
 
+class BattlefieldView;
+class ChangesModel;
+class DisputesModel;
+class FiguresCharts;
 class FindingsModel;
 class GameListModel;
 class StateModel;
@@ -29,67 +48,155 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
-  // Without an archive (tests), games are shown with show_session().
-  explicit MainWindow(std::optional<replay::Archive> archive = std::nullopt, QWidget* parent = nullptr);
+  // Without an archive, open_store() or the File menu opens one.
+  explicit MainWindow(std::shared_ptr<replay::Archive> archive = nullptr, QWidget* parent = nullptr);
   ~MainWindow() override;
 
   // Lists the archive's games. Errors: the facade's.
   [[nodiscard]] Expected<void> load_games();
-  // Loads a game from the archive and shows it at its first event.
-  // Errors: NotFound for an unknown game, the facade's otherwise.
+  // Surveys a game and shows it at its first event. Errors: NotFound for an
+  // unknown game, the facade's otherwise; the game shown stays.
   [[nodiscard]] Expected<void> open_game(core::GameId id);
-  // Shows a game already loaded.
-  void show_session(SessionData data);
+  // Closes the store shown (and its games) and opens `path`, read-write when
+  // the files allow it (disputes), else read-only; remembers it among the
+  // recent stores. Errors: the facade's.
+  [[nodiscard]] Expected<void> open_store(const QString& path);
+
+  // Compare mode: the game shown, folded again under `candidate` (a ruleset
+  // and/or a catalog), side by side, stepping together; events where the two
+  // differ (replay::rule_diff) are marked in the timeline. `label` names the
+  // candidate. Errors: the facade's.
+  [[nodiscard]] Expected<void> compare_with(const replay::AuditOptions& candidate, const QString& label);
+  void stop_comparing();
+
+  // Disputes at the current event and rulings (the store must be writable).
+  // Errors: InvalidArgument (empty claim, read-only store), the facade's.
+  [[nodiscard]] Expected<void> add_dispute(const QString& claim, const QString& raised_by, const QString& citations);
+  [[nodiscard]] Expected<void> record_ruling(const replay::DisputeId& id, const QString& ruling,
+                                             const QString& ruled_by, const QString& citations);
+
+  // Live follow: looks at the store for new games and events now (the timer
+  // does it every 500 ms, the file watcher on each write).
+  void poll_store();
 
   // --- For tests and main() ----------------------------------------------
   [[nodiscard]] GameSession* session() const noexcept { return session_.get(); }
+  [[nodiscard]] GameSession* candidate_session() const noexcept { return candidate_.get(); }
+  [[nodiscard]] const std::optional<replay::GameDiff>& diff() const noexcept { return diff_; }
   [[nodiscard]] GameListModel* game_list_model() const noexcept { return games_; }
+  [[nodiscard]] QSortFilterProxyModel* game_list_proxy() const noexcept { return games_sorted_; }
   [[nodiscard]] TimelineModel* timeline_model() const noexcept { return timeline_; }
   [[nodiscard]] StateModel* state_model() const noexcept { return state_; }
+  // Compare mode: the two folds' states row by row at the current event.
+  [[nodiscard]] ChangesModel* compare_model() const noexcept { return compare_rows_; }
+  [[nodiscard]] ChangesModel* changes_model() const noexcept { return changes_; }
   [[nodiscard]] FindingsModel* findings_here_model() const noexcept { return findings_here_; }
   [[nodiscard]] FindingsModel* all_findings_model() const noexcept { return all_findings_; }
+  [[nodiscard]] DisputesModel* disputes_model() const noexcept { return disputes_; }
   [[nodiscard]] QTableView* game_list_view() const noexcept { return game_view_; }
+  [[nodiscard]] QLineEdit* game_filter() const noexcept { return game_filter_; }
   [[nodiscard]] QTreeView* timeline_view() const noexcept { return timeline_view_; }
+  [[nodiscard]] QSlider* timeline_slider() const noexcept { return slider_; }
   [[nodiscard]] QTreeView* state_view() const noexcept { return state_view_; }
   [[nodiscard]] QTableView* all_findings_view() const noexcept { return all_findings_view_; }
+  [[nodiscard]] QLabel* rule_text() const noexcept { return rule_text_; }
+  [[nodiscard]] BattlefieldView* battlefield() const noexcept { return battlefield_; }
+  [[nodiscard]] FiguresCharts* charts() const noexcept { return charts_; }
+  [[nodiscard]] QTabWidget* view_tabs() const noexcept { return view_tabs_; }
+  [[nodiscard]] QTabWidget* detail_tabs() const noexcept { return detail_tabs_; }
+  [[nodiscard]] QWidget* compare_page() const noexcept { return compare_page_; }
 
  public slots:
   // Jumps to the finding in this row of the all-findings view (as sorted).
   void jump_to_finding(const QModelIndex& view_index);
-  void next_finding();
-  void ask_seq();  // Ctrl+G
+  void next_finding();  // F3
+  void ask_seq();       // Ctrl+G
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
 
  private slots:
   void on_moved(core::Seq seq);
+  void on_grew(core::Seq old_count, core::Seq new_count);
   void on_game_selected();
   void on_timeline_current(const QModelIndex& current);
+  void on_finding_selected(const QModelIndex& current);
+  void audit_some_games();  // idle: fills the game list's result and findings
 
  private:
   void build_ui();
   void build_actions();
+  void show_session();
   void show_error(const QString& message);
+  void load_disputes();
+  void show_compare();  // the compare rows at the current event
+  void restore_settings();
+  void save_settings() const;
+  void remember_store(const QString& path);
+  void rebuild_recent_menu();
+  void watch_store();
+  // Menu actions that ask with dialogs.
+  void ask_open_store();
+  void ask_compare();
+  void ask_add_dispute();
+  void ask_ruling();
 
-  std::optional<replay::Archive> archive_;
+  std::shared_ptr<replay::Archive> archive_;
   std::unique_ptr<GameSession> session_;
+  std::unique_ptr<GameSession> candidate_;  // compare mode
+  std::optional<replay::AuditOptions> candidate_options_;
+  QString candidate_label_;
+  std::optional<replay::GameDiff> diff_;
 
   GameListModel* games_ = nullptr;
   QSortFilterProxyModel* games_sorted_ = nullptr;
   TimelineModel* timeline_ = nullptr;
   StateModel* state_ = nullptr;
+  ChangesModel* compare_rows_ = nullptr;
+  ChangesModel* changes_ = nullptr;
   FindingsModel* findings_here_ = nullptr;
+  FindingsModel* candidate_findings_ = nullptr;
   FindingsModel* all_findings_ = nullptr;
   QSortFilterProxyModel* all_findings_sorted_ = nullptr;
+  DisputesModel* disputes_ = nullptr;
 
   QTableView* game_view_ = nullptr;
+  QLineEdit* game_filter_ = nullptr;
   QTreeView* timeline_view_ = nullptr;
+  QSlider* slider_ = nullptr;
   QLabel* moment_label_ = nullptr;
+  QTabWidget* view_tabs_ = nullptr;
+  QTabWidget* detail_tabs_ = nullptr;
+  BattlefieldView* battlefield_ = nullptr;
   QTreeView* state_view_ = nullptr;
-  QTabWidget* findings_tabs_ = nullptr;
+  FiguresCharts* charts_ = nullptr;
+  QWidget* compare_page_ = nullptr;
+  QLabel* compare_summary_ = nullptr;
+  QTableView* compare_view_ = nullptr;
+  QCheckBox* only_differences_ = nullptr;
   QStackedWidget* findings_here_stack_ = nullptr;  // the table, or a "no findings" label
   QLabel* no_findings_here_ = nullptr;
   QTableView* findings_here_view_ = nullptr;
   QTableView* all_findings_view_ = nullptr;
+  QTableView* changes_view_ = nullptr;
+  QTableView* disputes_view_ = nullptr;
+  QLabel* rule_text_ = nullptr;
   QLabel* position_label_ = nullptr;
+  QSplitter* main_split_ = nullptr;
+  QSplitter* game_split_ = nullptr;
+  QSplitter* right_split_ = nullptr;
+  QMenu* recent_menu_ = nullptr;
+  QTimer* follow_timer_ = nullptr;
+  QTimer* audit_timer_ = nullptr;
+  QFileSystemWatcher* watcher_ = nullptr;
+  std::size_t audit_next_ = 0;  // next game-list row the idle audit looks at
+  // The data file as the last game listing saw it: listing 10,000 games each
+  // tick would cost more than a look at the file.
+  QDateTime store_modified_;
+  qint64 store_size_ = -1;
+  int polls_since_listing_ = 0;
+  std::pair<QPersistentModelIndex, QPersistentModelIndex> expanded_path_;  // the current phase and turn rows
+  static constexpr std::size_t kOpenAllTurnsUpTo = 2000;  // spans
   bool following_session_ = false;  // set while the views follow a move, so they do not echo it
 };
 

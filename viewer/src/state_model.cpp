@@ -56,7 +56,9 @@ StateModel::Row count_field(QString key, int n, QString tooltip = {}) {
   return field(std::move(key), QString::number(n), n, std::move(tooltip));
 }
 
-QString troop_status(const core::GameState& s, const core::Troop& t, const core::Card* card) {
+}  // namespace
+
+QStringList troop_badges(const core::GameState& s, const core::Troop& t, const core::Card* card) {
   QStringList badges;
   if (core::still_mustering(s, t)) badges << QObject::tr("mustering");
   if (t.has(core::kTroopLost)) badges << QObject::tr("Lost");
@@ -65,7 +67,13 @@ QString troop_status(const core::GameState& s, const core::Troop& t, const core:
   if (card && card->has(core::kQuirkShocked)) badges << QObject::tr("Shocked");
   if (t.has(core::kTroopMovedThisPhase)) badges << QObject::tr("moved");
   if (t.has(core::kTroopTurncoat)) badges << QObject::tr("Turncoat");
-  return badges.join(QStringLiteral(" · "));
+  return badges;
+}
+
+namespace {
+
+QString troop_status(const core::GameState& s, const core::Troop& t, const core::Card* card) {
+  return troop_badges(s, t, card).join(QStringLiteral(" · "));
 }
 
 StateModel::SectionRows game_section(const core::GameState& s, const std::vector<core::SeatSetup>& seats) {
@@ -109,6 +117,8 @@ StateModel::SectionRows seat_section(const core::GameState& s, core::Seat seat, 
   const int cost = core::provision_cost(s, seat, catalog, rules);
   sec.rows.push_back(field(QObject::tr("Provisions (supply / cost)"), QStringLiteral("%1 / %2").arg(supply).arg(cost),
                            supply - cost));
+  sec.rows.push_back(field(QObject::tr("Leading in Morale"), s.leader == seat ? QObject::tr("yes") : QStringLiteral("—"),
+                           s.leader == seat ? 1 : 0));
   sec.rows.push_back(field(QObject::tr("Local Favor"),
                            st.local_favor_until_turn == 0 ? QStringLiteral("—")
                                                           : QObject::tr("until turn %1").arg(st.local_favor_until_turn),

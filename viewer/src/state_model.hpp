@@ -8,6 +8,7 @@
 
 #include <QAbstractItemModel>
 #include <QString>
+#include <QStringList>
 
 #include <array>
 #include <vector>
@@ -74,6 +75,10 @@ class StateModel : public QAbstractItemModel {
 
   std::vector<SectionRows> sections_;  // empty until the first state
 };
+
+// A Troop's status badges ("mustering", "Lost", "Burrowed", "unprovisioned",
+// "Shocked", ...), from core's flags and derived values.
+[[nodiscard]] QStringList troop_badges(const core::GameState& state, const core::Troop& troop, const core::Card* card);
 
 // Lays a state out as the model shows it. Pure: exposed for tests.
 [[nodiscard]] std::vector<StateModel::SectionRows> state_sections(const core::GameState& state,

@@ -1,15 +1,21 @@
 #pragma once
-// The game as a tree: turn › phase › event. A phase group starts at each
-// PhaseStarted (so each seat's part is its own group) or where the recorded
-// phase changes. The current event is highlighted; its groups are bold.
+// The game as a tree: turn › phase › event, built from the survey's outline
+// (replay::PhaseSpan), never from the whole stream. Event rows are read from
+// the store when a view asks for them, a chunk at a time, and only a few
+// chunks are kept: a 1,000,000-event game costs one node per phase part.
+// The current event is highlighted and its groups are bold; in compare mode
+// the events where the two rulesets differ are marked.
 
 #include <QAbstractItemModel>
 
 #include <cstddef>
+#include <functional>
+#include <list>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
-#include "warlog/core/event.hpp"
+#include "warlog/replay/survey.hpp"
 
 namespace warlog::viewer {
 
@@ -24,19 +30,28 @@ class TimelineModel : public QAbstractItemModel {
     KindRole,                    // Kind as int
     IsCurrentRole,               // bool: the current event, or a group holding it
     FindingsRole,                // int: findings at this event or within this group
+    DivergentRole,               // bool: compare mode marks this event or a group holding one
   };
+  // Reads the events with from <= seq < to (the session's events()).
+  using EventSource = std::function<Expected<std::vector<core::Event>>(core::Seq from, core::Seq to)>;
 
   explicit TimelineModel(QObject* parent = nullptr);
 
-  // Replaces the game shown. `finding_seqs` holds one entry per finding.
-  void set_game(std::vector<core::Event> events, std::vector<core::SeatSetup> seats,
-                const std::vector<core::Seq>& finding_seqs);
-  // Marks the event at `position` (index into the events) as current.
-  void set_current(std::size_t position);
+  // Replaces the game shown. `finding_seqs`: one entry per finding, any order.
+  void set_game(std::vector<replay::PhaseSpan> spans, std::vector<core::SeatSetup> seats,
+                std::vector<core::Seq> finding_seqs, EventSource source);
+  // Live follow: `spans` is the old outline grown at its end (its last span
+  // longer, new spans after it). Inserts the new rows; nothing is reset.
+  void extend(std::vector<replay::PhaseSpan> spans, std::vector<core::Seq> finding_seqs);
+  void set_current(core::Seq seq);
+  // Compare mode: the events to mark (empty: none).
+  void set_divergent(std::vector<core::Seq> seqs);
 
-  // The row of the event at `position`; invalid when out of range.
-  [[nodiscard]] QModelIndex index_of_position(std::size_t position) const;
+  // The row of the event with this seq; invalid when out of range.
+  [[nodiscard]] QModelIndex index_of_seq(core::Seq seq) const;
   [[nodiscard]] std::optional<core::Seq> seq_at(const QModelIndex& index) const;
+  // Event chunks held in memory now (bounded; for tests).
+  [[nodiscard]] std::size_t cached_chunks() const noexcept { return chunks_.size(); }
 
   // --- QAbstractItemModel ----------------------------------------------
   [[nodiscard]] QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
@@ -47,30 +62,49 @@ class TimelineModel : public QAbstractItemModel {
   [[nodiscard]] QVariant headerData(int section, Qt::Orientation orientation,
                                     int role = Qt::DisplayRole) const override;
 
+  static constexpr core::Seq kChunk = 256;     // events read at once
+  static constexpr std::size_t kMaxChunks = 64;  // chunks kept (16,384 rows)
+
  private:
-  struct Node {
+  struct Turn {
+    std::size_t first_span = 0;
+    std::size_t last_span = 0;
+  };
+  struct Node {  // what an index points at
     Kind kind = Kind::Turn;
-    int parent = -1;           // node index, -1 for a turn
-    int row = 0;               // row under its parent
-    std::vector<int> children; // node indexes
-    std::size_t first = 0;     // first event position covered
-    std::size_t last = 0;      // last event position covered
-    int findings = 0;
+    std::size_t turn = 0;  // Turn: index into turns_
+    std::size_t span = 0;  // Phase, Event: index into spans_
+    core::Seq seq = 0;     // the event, or the group's first event
+    core::Seq last = 0;    // the group's last event (the event itself for an event)
   };
 
-  [[nodiscard]] int node_of(const QModelIndex& index) const;
-  [[nodiscard]] QModelIndex index_of_node(int node, int column = 0) const;
+  [[nodiscard]] std::optional<Node> node_of(const QModelIndex& index) const;
+  [[nodiscard]] QModelIndex turn_index(std::size_t turn, int column = 0) const;
+  [[nodiscard]] QModelIndex span_index(std::size_t span, int column = 0) const;
+  [[nodiscard]] QModelIndex event_index(core::Seq seq, int column = 0) const;
+  [[nodiscard]] std::size_t span_of(core::Seq seq) const noexcept;
+  [[nodiscard]] int count_in(const std::vector<core::Seq>& sorted, core::Seq first, core::Seq last) const;
   [[nodiscard]] QString label_of(const Node& n) const;
-  [[nodiscard]] bool holds_current(const Node& n) const noexcept;
-  void emit_changed_path(int node);
-  int add_node(Kind kind, int parent, std::size_t position);
+  [[nodiscard]] const QString& event_label(core::Seq seq) const;
+  void rebuild_turns();
+  void emit_changed_path(core::Seq seq);
 
-  std::vector<core::Event> events_;
+  std::vector<replay::PhaseSpan> spans_;
+  std::vector<Turn> turns_;
+  std::vector<std::size_t> turn_of_span_;
   std::vector<core::SeatSetup> seats_;
-  std::vector<Node> nodes_;
-  std::vector<int> roots_;       // turn nodes
-  std::vector<int> event_node_;  // event position -> its node
-  std::optional<std::size_t> current_;
+  std::vector<core::Seq> finding_seqs_;  // sorted
+  std::vector<core::Seq> divergent_;     // sorted
+  EventSource source_;
+  std::optional<core::Seq> current_;
+
+  // Event labels by chunk (seq / kChunk), least recently used first.
+  struct Chunk {
+    std::vector<QString> labels;
+    std::list<core::Seq>::iterator use;
+  };
+  mutable std::unordered_map<core::Seq, Chunk> chunks_;
+  mutable std::list<core::Seq> lru_;
 };
 
 }  // namespace warlog::viewer

@@ -170,8 +170,8 @@ class Archive {
 };
 
 // Folds `events` under ctx up to and including `seq` (clamped to the last
-// event). For the viewer's stepping; seeking through snapshots replaces the
-// refold in the store issue.
+// event): the refold from the start that tests hold seeks to. Front ends
+// seek instead (seek.hpp).
 [[nodiscard]] Moment moment_at(const core::Context& ctx, const std::vector<core::Event>& events, core::Seq seq);
 
 }  // namespace warlog::replay

@@ -1,0 +1,129 @@
+// Survey (replay/survey.hpp): one fold gives the audit's findings, an
+// outline that tiles the stream, and per-turn figures from core's values; a
+// survey extended over appended events equals one taken afresh.
+
+#include <gtest/gtest.h>
+
+#include <span>
+
+#include "game_corpus.hpp"
+#include "temp_dir.hpp"
+#include "warlog/replay/survey.hpp"
+#include "warlog/store/store.hpp"
+
+namespace warlog {
+namespace {
+
+using replay::Archive;
+
+Archive open_rw(const testing::TempDir& dir) {
+  auto a = Archive::open(dir.store(), Archive::Mode::ReadWrite);
+  if (!a) throw std::runtime_error(a.error().message);
+  return std::move(*a);
+}
+
+// Imports the game's first `head` events (all when 0) with its blobs.
+core::GameId import(Archive& archive, const testing::CorpusGame& g, std::size_t head = 0) {
+  EXPECT_TRUE(archive.store().put_blob(store::BlobKind::Catalog, g.catalog_text));
+  EXPECT_TRUE(archive.store().put_blob(store::BlobKind::Ruleset, g.ruleset_text));
+  const std::size_t n = head == 0 ? g.events.size() : head;
+  auto id = archive.store().import_game(std::span(g.events).first(n));
+  EXPECT_TRUE(id) << id.error().message;
+  return id ? *id : 0;
+}
+
+class SurveyOf : public ::testing::TestWithParam<std::uint64_t> {};
+
+TEST_P(SurveyOf, AGeneratedGameMatchesTheAuditAndTilesTheStream) {
+  const testing::CorpusGame g = testing::generated_game(GetParam());
+  testing::TempDir dir;
+  Archive archive = open_rw(dir);
+  const core::GameId id = import(archive, g);
+  auto survey = replay::survey_game(archive, id);
+  ASSERT_TRUE(survey) << survey.error().message;
+  auto audit = archive.audit(id);
+  ASSERT_TRUE(audit) << audit.error().message;
+
+  EXPECT_EQ(survey->events, g.events.size());
+  EXPECT_EQ(survey->state, audit->final_state);
+  ASSERT_EQ(survey->findings.size(), audit->findings.size());
+  for (std::size_t i = 0; i < survey->findings.size(); ++i) {
+    EXPECT_EQ(survey->findings[i].finding, audit->findings[i].finding);
+    EXPECT_EQ(survey->findings[i].citation, audit->findings[i].citation);
+  }
+  // Spans tile 0..n-1; each starts at a PhaseStarted or a change of turn or phase.
+  ASSERT_FALSE(survey->spans.empty());
+  EXPECT_EQ(survey->spans.front().first, 0u);
+  EXPECT_EQ(survey->spans.back().last, g.events.size() - 1);
+  for (std::size_t i = 0; i < survey->spans.size(); ++i) {
+    const replay::PhaseSpan& s = survey->spans[i];
+    if (i > 0) {
+      EXPECT_EQ(s.first, survey->spans[i - 1].last + 1);
+    }
+    for (core::Seq q = s.first; q <= s.last; ++q) {
+      EXPECT_EQ(g.events[q].turn, s.turn);
+      EXPECT_EQ(g.events[q].phase, s.phase);
+      if (q > s.first) {
+        EXPECT_FALSE(std::holds_alternative<core::PhaseStarted>(g.events[q].payload)) << q;
+      }
+    }
+  }
+  // One figure row per turn, after its last event.
+  ASSERT_FALSE(survey->turns.empty());
+  EXPECT_EQ(survey->turns.back().turn, g.events.back().turn);
+  for (std::size_t i = 1; i < survey->turns.size(); ++i) EXPECT_GT(survey->turns[i].turn, survey->turns[i - 1].turn);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, SurveyOf, ::testing::Values(1, 2, 3));
+
+TEST(Survey, ExtendedOverAppendedEventsEqualsAFreshSurvey) {
+  const testing::CorpusGame g = testing::generated_game(7);
+  ASSERT_GT(g.events.size(), 40u);
+  testing::TempDir dir;
+  Archive archive = open_rw(dir);
+  const core::GameId id = import(archive, g, 10);
+  auto survey = replay::survey_game(archive, id);
+  ASSERT_TRUE(survey) << survey.error().message;
+  EXPECT_EQ(survey->events, 10u);
+  EXPECT_EQ(replay::extend_survey(archive, *survey).value(), 0u) << "nothing new";
+
+  // Appended in uneven pieces, as a live recorder would.
+  std::size_t at = 10;
+  for (std::size_t piece : {1u, 7u, 13u}) {
+    const auto more = std::span(g.events).subspan(at, piece);
+    ASSERT_TRUE(archive.store().append(id, at, more));
+    at += piece;
+    EXPECT_EQ(replay::extend_survey(archive, *survey).value(), piece);
+  }
+  ASSERT_TRUE(archive.store().append(id, at, std::span(g.events).subspan(at)));
+  EXPECT_EQ(replay::extend_survey(archive, *survey).value(), g.events.size() - at);
+
+  auto fresh = replay::survey_game(archive, id);
+  ASSERT_TRUE(fresh);
+  EXPECT_EQ(survey->events, fresh->events);
+  EXPECT_EQ(survey->spans, fresh->spans);
+  EXPECT_EQ(survey->turns, fresh->turns);
+  EXPECT_EQ(survey->state, fresh->state);
+  ASSERT_EQ(survey->findings.size(), fresh->findings.size());
+  for (std::size_t i = 0; i < survey->findings.size(); ++i) EXPECT_EQ(survey->findings[i].finding, fresh->findings[i].finding);
+  EXPECT_EQ(survey->game.events, g.events.size());
+}
+
+TEST(Survey, ReadEventsGivesTheRangeAskedClampedToTheStream) {
+  const testing::CorpusGame g = testing::generated_game(1);
+  testing::TempDir dir;
+  Archive archive = open_rw(dir);
+  const core::GameId id = import(archive, g);
+  auto some = replay::read_events(archive, id, 5, 9);
+  ASSERT_TRUE(some);
+  ASSERT_EQ(some->size(), 4u);
+  EXPECT_EQ(some->front().seq, 5u);
+  auto tail = replay::read_events(archive, id, g.events.size() - 2, g.events.size() + 100);
+  ASSERT_TRUE(tail);
+  EXPECT_EQ(tail->size(), 2u);
+  EXPECT_FALSE(replay::read_events(archive, 999, 0, 5)) << "an unknown game";
+  EXPECT_EQ(replay::survey_game(archive, 999).error().code, ErrorCode::NotFound);
+}
+
+}  // namespace
+}  // namespace warlog

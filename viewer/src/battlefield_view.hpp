@@ -1,0 +1,73 @@
+#pragma once
+// The battlefield drawn as cards on its grid (QGraphicsView): each Troop
+// with its name, its seat's colour, Vigor, Vitality (damage shown as spent
+// pips), Morale and status badges; each Territory with its count toward its
+// Threshold. The faces are laid out by a pure function (tested on its own)
+// from core's values; the view only paints them.
+
+#include <QGraphicsView>
+#include <QStringList>
+
+#include <optional>
+#include <vector>
+
+#include "warlog/core/catalog.hpp"
+#include "warlog/core/state.hpp"
+
+namespace warlog::viewer {
+
+struct TroopFace {
+  core::Space space;
+  QString name;
+  core::Seat seat = 0;
+  int vigor = 0;
+  int vitality = 0;  // printed
+  int damage = 0;
+  int morale = 0;    // as it counts now (0 while unprovisioned)
+  QStringList badges;
+  bool known = true;  // the card is in the catalog
+};
+
+struct TerritoryFace {
+  core::Space space;
+  QString name;
+  int beneath = 0;
+  int threshold = 0;
+  core::Seat controller = core::kNoSeat;
+  bool final_turn = false;  // its Threshold made this the final turn
+};
+
+struct BattlefieldFaces {
+  int cols = 0;
+  int rows = 0;
+  std::vector<TroopFace> troops;
+  std::vector<TerritoryFace> territories;
+};
+
+[[nodiscard]] BattlefieldFaces battlefield_faces(const core::GameState& state, const core::Catalog& catalog);
+
+class BattlefieldView : public QGraphicsView {
+  Q_OBJECT
+
+ public:
+  explicit BattlefieldView(QWidget* parent = nullptr);
+  void show_state(const core::GameState& state, const core::Catalog& catalog, std::vector<core::SeatSetup> seats);
+  void clear_state();
+  [[nodiscard]] const BattlefieldFaces& faces() const noexcept { return faces_; }
+
+  static constexpr qreal kCardWidth = 168;
+  static constexpr qreal kCardHeight = 112;
+  static constexpr qreal kGap = 10;
+
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
+ private:
+  void fit();
+  BattlefieldFaces faces_;
+};
+
+// A seat's colour, the same in every view (battlefield, charts).
+[[nodiscard]] QColor seat_colour(core::Seat seat);
+
+}  // namespace warlog::viewer

@@ -1,0 +1,220 @@
+// MainWindow: compare mode (the game under two rulesets or catalogs, side
+// by side) and disputes (list, jump, add at the current event, rule).
+
+#include <QCheckBox>
+#include <QDateTime>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+
+#include "changes_model.hpp"
+#include "disputes_model.hpp"
+#include "findings_model.hpp"
+#include "game_list_model.hpp"
+#include "main_window.hpp"
+#include "state_model.hpp"
+#include "timeline_model.hpp"
+#include "warlog/replay/disputes.hpp"
+
+namespace warlog::viewer {
+
+namespace {
+
+std::vector<std::string> split_citations(const QString& text) {
+  std::vector<std::string> out;
+  for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+    const QString t = part.trimmed();
+    if (!t.isEmpty()) out.push_back(t.toStdString());
+  }
+  return out;
+}
+
+std::string now_utc() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString(); }
+
+// A small form: one line edit per label; empty when cancelled.
+std::optional<QStringList> ask_form(QWidget* parent, const QString& title, const QStringList& labels) {
+  QDialog dialog(parent);
+  dialog.setWindowTitle(title);
+  auto* form = new QFormLayout(&dialog);
+  std::vector<QLineEdit*> edits;
+  for (const QString& label : labels) {
+    auto* edit = new QLineEdit;
+    edit->setMinimumWidth(360);
+    form->addRow(label, edit);
+    edits.push_back(edit);
+  }
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+  QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+  QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+  form->addRow(buttons);
+  if (dialog.exec() != QDialog::Accepted) return std::nullopt;
+  QStringList out;
+  for (QLineEdit* e : edits) out << e->text();
+  return out;
+}
+
+}  // namespace
+
+Expected<void> MainWindow::compare_with(const replay::AuditOptions& candidate, const QString& label) {
+  if (!session_) return make_error(ErrorCode::InvalidArgument, "no game open");
+  auto opened = GameSession::open(archive_, session_->game().id, candidate);
+  if (!opened) return tl::unexpected(opened.error());
+  replay::RuleDiffOptions options;
+  options.candidate = candidate;
+  auto diff = replay::rule_diff(*archive_, session_->game().id, options);
+  if (!diff) return tl::unexpected(diff.error());
+  candidate_ = std::move(*opened);
+  connect(candidate_.get(), &GameSession::failed, this, &MainWindow::show_error);
+  candidate_options_ = candidate;
+  candidate_label_ = label;
+  diff_ = std::move(*diff);
+
+  // The events to mark: the first divergence and every finding that differs.
+  std::vector<core::Seq> marks;
+  if (diff_->first) marks.push_back(diff_->first->seq);
+  for (const auto& f : diff_->added) marks.push_back(f.finding.seq);
+  for (const auto& f : diff_->removed) marks.push_back(f.finding.seq);
+  timeline_->set_divergent(std::move(marks));
+
+  QString summary;
+  if (!diff_->changed()) {
+    summary = tr("Under %1 this game folds the same at every event.").arg(label);
+  } else {
+    const replay::Divergence& d = *diff_->first;
+    summary = tr("Under %1 the game first diverges at seq %2 (turn %3, %4). Findings: %5 added, %6 removed. "
+                 "Outcome: %7 → %8. Marked events are shaded in the timeline.")
+                  .arg(label)
+                  .arg(d.seq)
+                  .arg(d.turn)
+                  .arg(QString::fromStdString(d.event))
+                  .arg(diff_->added.size())
+                  .arg(diff_->removed.size())
+                  .arg(QString::fromStdString(replay::describe(diff_->base, diff_->game)),
+                       QString::fromStdString(replay::describe(diff_->candidate, diff_->game)));
+  }
+  compare_summary_->setText(summary);
+  compare_rows_->set_titles(tr("Recorded (%1)").arg(QString::fromStdString(session_->ruleset().name)),
+                            tr("Candidate (%1)").arg(label));
+  on_moved(session_->seq());
+  return {};
+}
+
+void MainWindow::stop_comparing() {
+  candidate_.reset();
+  candidate_options_.reset();
+  diff_.reset();
+  timeline_->set_divergent({});
+  compare_rows_->set_changes({});
+  compare_rows_->set_titles({}, {});
+  if (session_) candidate_findings_->set_findings({}, session_->game().seats);
+  compare_summary_->setText(tr("Not comparing."));
+}
+
+void MainWindow::show_compare() {
+  if (!session_ || !candidate_) return;
+  auto rows = side_by_side(session_->moment().state, session_->catalog(), session_->ruleset(),
+                           candidate_->moment().state, candidate_->catalog(), candidate_->ruleset());
+  if (only_differences_->isChecked()) std::erase_if(rows, [](const StateChange& c) { return !c.differs; });
+  compare_rows_->set_changes(std::move(rows));
+}
+
+void MainWindow::ask_compare() {
+  if (!session_) return;
+  const QString path = QFileDialog::getOpenFileName(this, tr("Compare with a ruleset or card catalog"), {},
+                                                    tr("Rulesets and catalogs (*.toml *.csv)"));
+  if (path.isEmpty()) return;
+  replay::AuditOptions candidate;
+  if (path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive)) {
+    auto catalog = core::load_catalog(path.toStdString());
+    if (!catalog) return show_error(QString::fromStdString(catalog.error().message));
+    candidate.catalog = std::move(*catalog);
+  } else {
+    auto ruleset = core::load_ruleset(path.toStdString());
+    if (!ruleset) return show_error(QString::fromStdString(ruleset.error().message));
+    candidate.ruleset = std::move(*ruleset);
+  }
+  if (auto c = compare_with(candidate, QFileInfo(path).fileName()); !c) {
+    show_error(QString::fromStdString(c.error().message));
+    return;
+  }
+  view_tabs_->setCurrentWidget(compare_page_);
+}
+
+void MainWindow::load_disputes() {
+  if (!archive_ || !session_) return;
+  auto disputes = replay::list_disputes(*archive_, session_->game().id);
+  if (!disputes) {
+    show_error(QString::fromStdString(disputes.error().message));
+    return;
+  }
+  const int count = static_cast<int>(disputes->size());
+  disputes_->set_disputes(std::move(*disputes));
+  games_->set_disputes(session_->game().id, count);
+  detail_tabs_->setTabText(3, tr("Disputes (%1)").arg(count));
+}
+
+Expected<void> MainWindow::add_dispute(const QString& claim, const QString& raised_by, const QString& citations) {
+  if (!session_ || session_->empty()) return make_error(ErrorCode::InvalidArgument, "no event to dispute");
+  replay::NewDispute d;
+  d.game = session_->game().id;
+  d.seq = session_->seq();
+  d.claim = claim.trimmed().toStdString();
+  d.raised_by = raised_by.trimmed().toStdString();
+  d.citations = split_citations(citations);
+  d.created_at = now_utc();
+  auto id = replay::add_dispute(*archive_, d);
+  if (!id) return tl::unexpected(id.error());
+  load_disputes();
+  statusBar()->showMessage(tr("Dispute %1 recorded at seq %2.").arg(QString::fromStdString(replay::to_string(*id))).arg(d.seq), 5000);
+  return {};
+}
+
+Expected<void> MainWindow::record_ruling(const replay::DisputeId& id, const QString& ruling, const QString& ruled_by,
+                                         const QString& citations) {
+  if (!archive_) return make_error(ErrorCode::InvalidArgument, "no store open");
+  replay::NewRuling r;
+  r.ruling = ruling.trimmed().toStdString();
+  r.ruled_by = ruled_by.trimmed().toStdString();
+  r.citations = split_citations(citations);
+  r.ruled_at = now_utc();
+  r.supersede = true;  // a judge ruling again from the viewer means it (an appeal)
+  auto done = replay::resolve_dispute(*archive_, id, r);
+  if (!done) return tl::unexpected(done.error());
+  load_disputes();
+  return {};
+}
+
+void MainWindow::ask_add_dispute() {
+  if (!session_ || session_->empty()) return;
+  auto answers = ask_form(this, tr("Dispute at seq %1").arg(session_->seq()),
+                          {tr("Claim"), tr("Raised by"), tr("Citations (rule ids or text, comma-separated)")});
+  if (!answers) return;
+  if (auto added = add_dispute((*answers)[0], (*answers)[1], (*answers)[2]); !added) {
+    show_error(QString::fromStdString(added.error().message));
+  }
+}
+
+void MainWindow::ask_ruling() {
+  const QModelIndex current = disputes_view_->currentIndex();
+  if (!current.isValid()) {
+    show_error(tr("Select a dispute to rule on."));
+    return;
+  }
+  const auto id = replay::parse_dispute_id(current.data(DisputesModel::DisputeIdRole).toString().toStdString());
+  if (!id) return;
+  auto answers = ask_form(this, tr("Ruling on dispute %1").arg(QString::fromStdString(replay::to_string(*id))),
+                          {tr("Ruling"), tr("Ruled by"), tr("Citations (rule ids or text, comma-separated)")});
+  if (!answers) return;
+  if (auto ruled = record_ruling(*id, (*answers)[0], (*answers)[1], (*answers)[2]); !ruled) {
+    show_error(QString::fromStdString(ruled.error().message));
+  }
+}
+
+}  // namespace warlog::viewer

@@ -1,0 +1,112 @@
+#include "main_window_parts.hpp"
+
+#include <QFont>
+#include <QHeaderView>
+#include <QVBoxLayout>
+
+#include "changes_model.hpp"
+#include "findings_model.hpp"
+#include "state_model.hpp"
+#include "warlog/replay/rule_diff.hpp"
+
+namespace warlog::viewer {
+
+namespace {
+
+QString str(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+}  // namespace
+
+QWidget* titled(const QString& title, QWidget* body, QLabel** heading_out) {
+  auto* pane = new QWidget;
+  auto* layout = new QVBoxLayout(pane);
+  layout->setContentsMargins(4, 4, 4, 0);
+  layout->setSpacing(2);
+  auto* heading = new QLabel(title);
+  QFont f = heading->font();
+  f.setBold(true);
+  heading->setFont(f);
+  layout->addWidget(heading);
+  layout->addWidget(body, 1);
+  if (heading_out) *heading_out = heading;
+  return pane;
+}
+
+QTableView* make_table() {
+  auto* view = new QTableView;
+  view->setSelectionBehavior(QAbstractItemView::SelectRows);
+  view->setSelectionMode(QAbstractItemView::SingleSelection);
+  view->setAlternatingRowColors(true);
+  view->setWordWrap(false);
+  view->verticalHeader()->hide();
+  view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+  view->horizontalHeader()->setHighlightSections(false);
+  view->horizontalHeader()->setStretchLastSection(true);
+  return view;
+}
+
+QTreeView* make_state_tree(StateModel* model) {
+  auto* view = new QTreeView;
+  view->setModel(model);
+  view->setUniformRowHeights(true);
+  view->setAlternatingRowColors(true);
+  view->header()->setSectionResizeMode(QHeaderView::Interactive);
+  view->header()->setStretchLastSection(true);
+  const QFontMetrics fm = view->fontMetrics();
+  view->setColumnWidth(StateModel::Item, fm.horizontalAdvance(QStringLiteral("Provisions (supply / cost)")) + 60);
+  view->setColumnWidth(StateModel::Value, fm.horizontalAdvance(QStringLiteral("Rebel Captain Moss")) + 16);
+  view->setColumnWidth(StateModel::Owner, fm.horizontalAdvance(QStringLiteral("Bruno Bruno")) + 8);
+  view->setColumnWidth(StateModel::Condition, fm.horizontalAdvance(QStringLiteral("Vitality 3/3 · Morale 0")) + 16);
+  // A section is a heading: its title may span the row.
+  QObject::connect(model, &QAbstractItemModel::modelReset, view, [view, model] {
+    for (int s = 0; s < model->rowCount(); ++s) view->setFirstColumnSpanned(s, {}, true);
+    view->expandAll();
+  });
+  return view;
+}
+
+void stretch_message(QTableView* view) {
+  view->horizontalHeader()->setStretchLastSection(false);
+  view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  view->horizontalHeader()->setSectionResizeMode(FindingsModel::Message, QHeaderView::Stretch);
+}
+
+void two_value_columns(QTableView* view) {
+  QHeaderView* h = view->horizontalHeader();
+  h->setStretchLastSection(false);
+  h->setSectionResizeMode(QHeaderView::ResizeToContents);
+  h->setSectionResizeMode(ChangesModel::Before, QHeaderView::Stretch);
+  h->setSectionResizeMode(ChangesModel::After, QHeaderView::Stretch);
+}
+
+std::vector<core::Seq> finding_seqs(const std::vector<replay::LocatedFinding>& findings) {
+  std::vector<core::Seq> out;
+  out.reserve(findings.size());
+  for (const auto& f : findings) out.push_back(f.finding.seq);
+  return out;
+}
+
+GameListModel::Facts facts_of(const replay::GameSummary& game, const core::GameState& s,
+                              const std::vector<replay::LocatedFinding>& findings) {
+  GameListModel::Facts facts;
+  facts.result = replay::describe(replay::Outcome{s.winner, s.victory, s.turn}, game);
+  facts.findings = static_cast<int>(findings.size());
+  for (const auto& f : findings) facts.violations += f.finding.severity == core::Severity::Violation;
+  return facts;
+}
+
+QString rule_text_html(std::string_view rule_id) {
+  const core::Rule* rule = core::find_rule(rule_id);
+  if (!rule) return QObject::tr("Rule %1 is not in this engine's rules register.").arg(str(rule_id).toHtmlEscaped());
+  QString basis = rule->basis == core::Basis::Assumed
+                      ? QObject::tr("assumed: rests on an unpublished page")
+                      : QObject::tr("written");
+  QString html = QStringLiteral("<b>%1</b> · %2 · %3 (%4)<br>%5")
+                     .arg(str(rule->id).toHtmlEscaped(), str(rule->citation).toHtmlEscaped(),
+                          str(core::to_string(rule->severity)), basis, str(rule->summary).toHtmlEscaped());
+  if (!rule->option.empty()) html += QObject::tr("<br><i>Ruleset option:</i> %1").arg(str(rule->option).toHtmlEscaped());
+  if (!rule->ruling.empty()) html += QObject::tr(" · <i>ruling</i> %1").arg(str(rule->ruling).toHtmlEscaped());
+  return html;
+}
+
+}  // namespace warlog::viewer

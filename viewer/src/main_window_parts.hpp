@@ -1,0 +1,40 @@
+#pragma once
+// Small pieces the MainWindow files share: view factories and text.
+// Internal to the viewer.
+
+#include <QLabel>
+#include <QString>
+#include <QTableView>
+#include <QTreeView>
+
+#include <string_view>
+#include <vector>
+
+#include "game_list_model.hpp"
+#include "warlog/replay/replay.hpp"
+
+namespace warlog::viewer {
+
+class StateModel;
+
+// A pane: a small bold heading over a widget.
+[[nodiscard]] QWidget* titled(const QString& title, QWidget* body, QLabel** heading_out = nullptr);
+[[nodiscard]] QTableView* make_table();
+// A state tree over `model`: sections span the row and open expanded.
+[[nodiscard]] QTreeView* make_state_tree(StateModel* model);
+// Findings tables: the message takes what is left; the citation is whole.
+void stretch_message(QTableView* view);
+
+// Changes and compare tables: where and what fit their text, the two values
+// share the rest.
+void two_value_columns(QTableView* view);
+
+[[nodiscard]] std::vector<core::Seq> finding_seqs(const std::vector<replay::LocatedFinding>& findings);
+// What the game list shows of an audited game.
+[[nodiscard]] GameListModel::Facts facts_of(const replay::GameSummary& game, const core::GameState& final_state,
+                                            const std::vector<replay::LocatedFinding>& findings);
+// The rule's id, citation, severity, basis and paraphrase (rules register),
+// as rich text for the rule pane; a line saying so for an unknown id.
+[[nodiscard]] QString rule_text_html(std::string_view rule_id);
+
+}  // namespace warlog::viewer
