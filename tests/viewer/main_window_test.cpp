@@ -312,7 +312,7 @@ TEST_F(LiveFollowTest, EventsAppendedToTheOpenGameAppearWithoutAsking) {
 
 TEST_F(LiveFollowTest, AGameImportedByAnotherProcessAppearsInTheList) {
   // The sample under a new title, its relative paths made absolute.
-  std::ifstream in(std::string(WARLOG_SAMPLES_DIR) + "/games/spine_first_blood.wlog");
+  std::ifstream in(std::string(WARLOG_SAMPLES_DIR) + "/tutorial/spine_first_blood.wlog");
   std::stringstream text;
   text << in.rdbuf();
   std::string wlog = std::regex_replace(text.str(), std::regex("\"\\.\\./"), "\"" + std::string(WARLOG_SAMPLES_DIR) + "/");
