@@ -44,11 +44,8 @@ Expected<std::vector<std::string>> encode_events(core::GameId game, core::Seq fi
   std::vector<std::string> out;
   out.reserve(events.size());
   core::Seq seq = first_seq;
-  for (const auto& in : events) {
-    core::Event ev = in;
-    ev.game = game;
-    ev.seq = seq;
-    std::string bytes = events::encode_event(ev, head);
+  for (const auto& ev : events) {
+    std::string bytes = events::encode_event(ev, game, seq, head);
     if (bytes.size() > events::kMaxEventBytes) {
       return make_error(ErrorCode::ResourceExhausted,
                         fmt::format("game {}, seq {}: the event encodes to {} bytes, over the "
