@@ -96,6 +96,19 @@ TEST(StoreImportBatch, InvalidGamesAreSkippedAndLeaveNoEventBehind) {
   EXPECT_EQ(raw.value(), 2u);
 }
 
+TEST(StoreImportBatch, ARefusedGameDoesNotMakeItsTwinAConflict) {
+  TempDir dir;
+  auto store = open_store(dir.store());
+  Games games = {make_game("Twin", 4), make_game("Twin", 2), make_game("Other", 1)};
+  std::get<core::CardsDrawn>(games[0].back().payload).cards.push_back(std::string(events::kMaxEventBytes, 'x'));
+  auto ids = store.import_games(spans(games));
+  ASSERT_TRUE(ids) << ids.error().message;
+  EXPECT_EQ((*ids)[0].error().code, ErrorCode::ResourceExhausted);
+  EXPECT_EQ((*ids)[1].value(), 1u) << "the first Twin was never stored";
+  EXPECT_EQ((*ids)[2].value(), 2u);
+  EXPECT_EQ(read_all(store, 1), as_stored(games[1], 1));
+}
+
 TEST(StoreImportBatch, AStoreErrorWritesNothingOfTheBatch) {
   TempDir dir;
   constexpr std::size_t kSmall = 256 * 1024;
