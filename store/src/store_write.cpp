@@ -1,10 +1,6 @@
 // Writing streams and blobs. Each public call is one write transaction.
 
-#include <algorithm>
-#include <atomic>
-#include <map>
 #include <string>
-#include <thread>
 #include <variant>
 #include <vector>
 
@@ -135,88 +131,48 @@ struct ImportError {
   bool game_level = false;
 };
 
-Error conflict(const core::GameCreated& created, core::GameId other) {
-  return Error{ErrorCode::Conflict, fmt::format("import: \"{}\" ({}) is already stored as game {} (same "
-                                                "GameCreated); nothing written",
-                                                created.title, created.date, other)};
-}
-
-// Conflict when a game with this identity is stored (game-level), or a
-// store error.
-tl::expected<void, ImportError> check_not_stored(WriteTxn& w, const core::GameCreated& created,
-                                                 const core::Digest& identity) {
-  const std::string_view id_key(reinterpret_cast<const char*>(identity.data()), identity.size());
-  auto existing = w.get(w.s.dbi.identity, id_key, "reading the identity index");
-  if (!existing) return tl::unexpected(ImportError{existing.error(), false});
-  if (!*existing) return {};
-  const auto other = (*existing)->size() == 8 ? get_be64((*existing)->data()) : 0;
-  return tl::unexpected(ImportError{conflict(created, other), true});
-}
-
-// A game's encoded stream, ready to write as game `id`.
-struct EncodedGame {
-  const core::GameCreated* created = nullptr;
-  core::Digest identity{};
-  core::GameId id = 0;
-  std::size_t source = 0;  // index of its events in the caller's list
-  Expected<std::vector<std::string>> encoded = std::vector<std::string>{};
-  core::Digest head{};
-};
-
-// Writes an encoded game inside w: the events (MDB_APPEND: id is past every
-// stored game), the metadata, the identity index.
-Expected<void> write_encoded(WriteTxn& w, const EncodedGame& g) {
+// Writes a checked stream as game `id` inside w: the identity index, the
+// events (MDB_APPEND: id is past every stored game), the metadata. A
+// game-level refusal (Conflict, an over-size event) is found before the
+// first put, so nothing of the game is in w when it is returned.
+tl::expected<void, ImportError> write_new_game(WriteTxn& w, core::GameId id, const core::GameCreated& created,
+                                               std::span<const core::Event> events) {
+  auto store_error = [](Error e) { return tl::unexpected(ImportError{std::move(e), false}); };
   const auto& dbi = w.s.dbi;
-  if (auto r = put_events(w, g.id, 0, *g.encoded, true); !r) return tl::unexpected(r.error());
-  const core::GameCreated& created = *g.created;
+  const core::Digest identity = game_identity(created);
+  const std::string_view id_key(reinterpret_cast<const char*>(identity.data()), identity.size());
+  auto existing = w.get(dbi.identity, id_key, "reading the identity index");
+  if (!existing) return store_error(existing.error());
+  if (*existing) {
+    const auto other = (*existing)->size() == 8 ? get_be64((*existing)->data()) : 0;
+    return tl::unexpected(ImportError{
+        Error{ErrorCode::Conflict, fmt::format("import: \"{}\" ({}) is already stored as game {} (same "
+                                               "GameCreated); nothing written",
+                                               created.title, created.date, other)},
+        true});
+  }
+  core::Digest head{};
+  auto encoded = encode_events(id, 0, events, head);
+  if (!encoded) return tl::unexpected(ImportError{encoded.error(), true});
+  if (auto r = put_events(w, id, 0, *encoded, true); !r) return store_error(r.error());
+
   GameMeta m;
-  m.id = g.id;
-  m.event_count = g.encoded->size();
-  m.head = g.head;
-  m.identity = g.identity;
+  m.id = id;
+  m.event_count = events.size();
+  m.head = head;
+  m.identity = identity;
   m.title = created.title;
   m.date = created.date;
   m.ruleset_hash = created.ruleset_hash;
   m.catalog_hash = created.catalog_hash;
   m.seats = created.seats;
-  const auto gkey = game_key(g.id);
+  const auto gkey = game_key(id);
   auto put = w.put(dbi.games, view(gkey), encode_game_meta(m), MDB_APPEND, "writing game metadata");
-  if (!put) return tl::unexpected(put.error());
-  if (!*put) return make_error(ErrorCode::Internal, fmt::format("game {} already exists", g.id));
-  const std::string_view id_key(reinterpret_cast<const char*>(g.identity.data()), g.identity.size());
+  if (!put) return store_error(put.error());
+  if (!*put) return store_error(Error{ErrorCode::Internal, fmt::format("game {} already exists", id)});
   auto idx = w.put(dbi.identity, id_key, view(gkey), MDB_NOOVERWRITE, "writing the identity index");
-  if (!idx) return tl::unexpected(idx.error());
+  if (!idx) return store_error(idx.error());
   return {};
-}
-
-// Writes a checked stream as game `id` inside w. A game-level refusal
-// (Conflict, an over-size event) is found before the first put, so nothing
-// of the game is in w when it is returned.
-tl::expected<void, ImportError> write_new_game(WriteTxn& w, core::GameId id, const core::GameCreated& created,
-                                               std::span<const core::Event> events) {
-  EncodedGame g{&created, game_identity(created), id};
-  if (auto ok = check_not_stored(w, created, g.identity); !ok) return ok;
-  g.encoded = encode_events(id, 0, events, g.head);
-  if (!g.encoded) return tl::unexpected(ImportError{g.encoded.error(), true});
-  if (auto r = write_encoded(w, g); !r) return tl::unexpected(ImportError{r.error(), false});
-  return {};
-}
-
-// Encodes every game (as its planned id) on one thread per core: games are
-// independent (each chain is its own), and encoding and hashing are two
-// thirds of an import's instructions (callgrind), the puts the rest.
-void encode_all(std::vector<EncodedGame>& plan, std::span<const std::span<const core::Event>> games) {
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t k = next++; k < plan.size(); k = next++) {
-      EncodedGame& g = plan[k];
-      g.encoded = encode_events(g.id, 0, games[g.source], g.head);
-    }
-  };
-  const std::size_t threads = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), plan.size());
-  std::vector<std::jthread> pool;
-  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
 }
 
 }  // namespace
@@ -244,56 +200,23 @@ Expected<std::vector<Expected<core::GameId>>> Store::import_games(
       *shared_, durability, [&](WriteTxn& w) -> Expected<std::vector<Expected<core::GameId>>> {
         auto last = last_game_id(w);
         if (!last) return tl::unexpected(last.error());
-        std::vector<Expected<core::GameId>> out(games.size(), core::GameId{0});
-        // Plan: which games go in and as what id. Conflicts (with the store,
-        // or with an earlier game of the batch) are known before encoding.
-        std::vector<EncodedGame> plan;
-        std::vector<std::pair<std::size_t, std::size_t>> repeats;  // (game, plan index of its twin)
-        std::map<core::Digest, std::size_t> planned;                // identity -> plan index
+        core::GameId next = *last + 1;
+        std::vector<Expected<core::GameId>> out;
+        out.reserve(games.size());
         for (std::size_t i = 0; i < games.size(); ++i) {
           if (!checked[i]) {
-            out[i] = tl::unexpected(checked[i].error());
+            out.push_back(tl::unexpected(checked[i].error()));
             continue;
           }
-          const core::GameCreated& created = **checked[i];
-          const core::Digest identity = game_identity(created);
-          if (auto ok = check_not_stored(w, created, identity); !ok) {
-            if (!ok.error().game_level) return tl::unexpected(std::move(ok.error().error));
-            out[i] = tl::unexpected(std::move(ok.error().error));
-            continue;
+          auto r = write_new_game(w, next, **checked[i], games[i]);
+          if (r) {
+            out.push_back(next++);
+          } else if (r.error().game_level) {
+            out.push_back(tl::unexpected(std::move(r.error().error)));
+          } else {
+            return tl::unexpected(std::move(r.error().error));  // aborts the whole batch
           }
-          if (auto it = planned.find(identity); it != planned.end()) {
-            repeats.emplace_back(i, it->second);
-            continue;
-          }
-          planned.emplace(identity, plan.size());
-          plan.push_back(EncodedGame{&created, identity, *last + 1 + plan.size(), i});
         }
-        encode_all(plan, games);
-        const bool all_encoded = std::all_of(plan.begin(), plan.end(), [](const auto& g) { return g.encoded.has_value(); });
-        if (!all_encoded) {
-          // A refused game (an over-size event) shifts the ids after it and
-          // may leave its twin importable: take the batch one game at a
-          // time, as import_game would. Nothing has been written yet.
-          core::GameId next = *last + 1;
-          for (std::size_t i = 0; i < games.size(); ++i) {
-            if (!checked[i]) continue;
-            auto r = write_new_game(w, next, **checked[i], games[i]);
-            if (r) {
-              out[i] = next++;
-            } else if (r.error().game_level) {
-              out[i] = tl::unexpected(std::move(r.error().error));
-            } else {
-              return tl::unexpected(std::move(r.error().error));  // aborts the whole batch
-            }
-          }
-          return out;
-        }
-        for (const EncodedGame& g : plan) {
-          if (auto r = write_encoded(w, g); !r) return tl::unexpected(r.error());  // aborts the whole batch
-          out[g.source] = g.id;
-        }
-        for (const auto& [i, twin] : repeats) out[i] = tl::unexpected(conflict(**checked[i], plan[twin].id));
         return out;
       });
 }

@@ -98,9 +98,7 @@ class Store {
   // over-size event) is skipped whole and the others are imported, with
   // consecutive ids. An error of the store itself (I/O, a map that cannot
   // grow) aborts the transaction: nothing of the batch is written and the
-  // call fails. Games are encoded (and their chains hashed) on one thread per
-  // core before the first put; the batch's encoded events are held in memory
-  // until the commit.
+  // call fails. A game's encoded events are held in memory while it is written.
   [[nodiscard]] Expected<std::vector<Expected<core::GameId>>> import_games(
       std::span<const std::span<const core::Event>> games, Durability durability = Durability::Sync);
 
