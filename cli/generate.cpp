@@ -181,7 +181,50 @@ int run_generate(const Options& o, const GenerateArgs& g) {
   core::GameId first_id = 0, last_id = 0;
   Progress progress("generated", g.games);
   const auto start = std::chrono::steady_clock::now();
-  for (std::uint64_t i = 0; i < g.games; ++i) {
+
+  // Games go into the store in batches, one transaction each
+  // (Archive::import_events_batch): each game all or nothing, one commit per
+  // batch instead of one per game.
+  constexpr std::size_t kBatchEvents = 250'000;
+  std::vector<std::vector<core::Event>> batch;
+  std::vector<std::uint64_t> batch_seeds;
+  std::size_t batch_events = 0;
+  bool store_failed = false;
+  auto count = [&](const std::vector<core::Event>& game) {
+    ++stored;
+    ++outcomes[std::get<core::GameEnded>(game.back().payload).victory];
+    events += game.size();
+    turns += game.back().turn;
+  };
+  auto flush = [&]() {
+    if (batch.empty()) return;
+    auto results = archive->import_events_batch(batch, in->catalog_text, in->ruleset_text, /*bulk=*/true);
+    if (!results) {  // a store error: nothing of the batch was written, the rest would fail alike
+      progress.finish();
+      fmt::print(stderr, "warlog: seeds {}..{}: {}\n", batch_seeds.front(), batch_seeds.back(),
+                 results.error().message);
+      failed += batch.size();
+      store_failed = true;
+    } else {
+      for (std::size_t k = 0; k < batch.size(); ++k) {
+        const auto& r = (*results)[k];
+        if (!r) {
+          progress.finish();
+          fmt::print(stderr, "warlog: seed {}: {}\n", batch_seeds[k], r.error().message);
+          ++failed;
+          continue;
+        }
+        if (stored == 0) first_id = r->id;
+        last_id = r->id;
+        count(batch[k]);
+      }
+    }
+    batch.clear();
+    batch_seeds.clear();
+    batch_events = 0;
+  };
+
+  for (std::uint64_t i = 0; i < g.games && !store_failed; ++i) {
     opt.seed = g.seed + i;
     auto game = core::try_generate_game(opt, in->catalog, in->ruleset);
     if (!game) {
@@ -196,18 +239,11 @@ int run_generate(const Options& o, const GenerateArgs& g) {
       ++dropped;
       continue;
     }
-    const auto& end = std::get<core::GameEnded>(game->events.back().payload);
     if (archive) {
-      auto r = archive->import_events(game->events, in->catalog_text, in->ruleset_text, /*bulk=*/true);
-      if (!r) {
-        progress.finish();
-        fmt::print(stderr, "warlog: seed {}: {}\n", opt.seed, r.error().message);
-        ++failed;
-        if (r.error().code != ErrorCode::Conflict) break;  // a store error: the rest would fail alike
-        continue;
-      }
-      if (stored == 0) first_id = r->id;
-      last_id = r->id;
+      batch_events += game->events.size();
+      batch.push_back(std::move(game->events));
+      batch_seeds.push_back(opt.seed);
+      if (batch_events >= kBatchEvents) flush();
     } else {
       const fs::path file = fs::path(g.out) / fmt::format("gen-{}.wlog", opt.seed);
       std::ofstream f(file, std::ios::binary);
@@ -217,14 +253,12 @@ int run_generate(const Options& o, const GenerateArgs& g) {
         error_line(Error{ErrorCode::IoError, fmt::format("cannot write {}", file.string())});
         return kExitError;
       }
+      count(game->events);
     }
-    ++stored;
-    ++outcomes[end.victory];
-    events += game->events.size();
-    turns += game->events.back().turn;
     progress.update(i + 1);
   }
   if (archive) {
+    flush();
     if (auto s = archive->store().sync(); !s) {
       progress.finish();
       error_line(s.error());

@@ -13,7 +13,9 @@
 #include "warlog/replay/report.hpp"
 #include "warlog/replay/signatures.hpp"
 
+#include <algorithm>
 #include <iostream>
+#include <span>
 
 namespace warlog::cli {
 
@@ -28,22 +30,30 @@ int run_import(const Options& o) {
   replay::ImportOptions io;
   if (!o.catalog.empty()) io.catalog_path = o.catalog;
   if (!o.ruleset.empty()) io.ruleset_path = o.ruleset;
+  // Files go in batches, one store transaction each (Archive::import_files):
+  // each file all or nothing, one commit per batch instead of per file.
+  constexpr std::size_t kBatchFiles = 256;
   int rc = kExitClean;
-  for (const std::string& file : o.files) {
-    auto r = archive->import_file(file, io);
-    if (!r) {
-      rc = kExitError;
-      if (r.error().notation_errors.empty()) {
-        fmt::print(stderr, "warlog: {}: {}\n", file, r.error().error.message);
+  for (std::size_t first = 0; first < o.files.size(); first += kBatchFiles) {
+    const auto batch = std::span(o.files).subspan(first, std::min(kBatchFiles, o.files.size() - first));
+    const auto results = archive->import_files(batch, io);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      const std::string& file = batch[i];
+      const auto& r = results[i];
+      if (!r) {
+        rc = kExitError;
+        if (r.error().notation_errors.empty()) {
+          fmt::print(stderr, "warlog: {}: {}\n", file, r.error().error.message);
+        }
+        for (const auto& e : r.error().notation_errors) fmt::print(stderr, "{}\n", e.to_string());
+        if (!r.error().notation_errors.empty()) {
+          fmt::print(stderr, "warlog: {}: {} error{}, nothing imported\n", file, r.error().notation_errors.size(),
+                     r.error().notation_errors.size() == 1 ? "" : "s");
+        }
+        continue;
       }
-      for (const auto& e : r.error().notation_errors) fmt::print(stderr, "{}\n", e.to_string());
-      if (!r.error().notation_errors.empty()) {
-        fmt::print(stderr, "warlog: {}: {} error{}, nothing imported\n", file, r.error().notation_errors.size(),
-                   r.error().notation_errors.size() == 1 ? "" : "s");
-      }
-      continue;
+      fmt::print("imported {} as game {} ({} events)\n", file, r->id, r->events);
     }
-    fmt::print("imported {} as game {} ({} events)\n", file, r->id, r->events);
   }
   return rc;
 }

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 
 #include "warlog/core/hash.hpp"
@@ -110,7 +111,15 @@ Expected<Archive> Archive::open(const std::string& path, Mode mode) {
   return Archive(path, std::make_unique<store::Store>(std::move(*st)));
 }
 
-tl::expected<ImportResult, ImportFailure> Archive::import_file(const std::string& path, const ImportOptions& options) {
+// A .wlog file parsed against its catalog, ready to store.
+struct Archive::Prepared {
+  std::vector<core::Event> events;
+  std::string catalog_text;
+  std::string ruleset_text;
+};
+
+tl::expected<Archive::Prepared, ImportFailure> Archive::prepare_file(const std::string& path,
+                                                                     const ImportOptions& options) const {
   auto fail = [](Error e) { return tl::unexpected(ImportFailure{std::move(e), {}}); };
   auto text = read_file(path);
   if (!text) return fail(text.error());
@@ -171,17 +180,76 @@ tl::expected<ImportResult, ImportFailure> Archive::import_file(const std::string
   if (!parsed.ok()) {
     return tl::unexpected(ImportFailure{Error{ErrorCode::InvalidArgument, "notation errors"}, std::move(parsed.errors)});
   }
-  // Blobs first: a game must never reference a catalog the store lacks.
-  // Storing the same bytes twice is a no-op, so a failed import leaves at
-  // most an unreferenced blob.
-  if (auto h = store_->put_blob(store::BlobKind::Catalog, *catalog_text); !h) return fail(h.error());
-  if (auto h = store_->put_blob(store::BlobKind::Ruleset, *ruleset_text); !h) return fail(h.error());
-  auto id = store_->import_game(parsed.game.events);
+  return Prepared{std::move(parsed.game.events), std::move(catalog_src->second), std::move(ruleset_src->second)};
+}
+
+// Blobs first: a game must never reference a catalog the store lacks.
+// Storing the same bytes twice is a no-op, so a failed import leaves at most
+// an unreferenced blob.
+Expected<void> Archive::put_blobs_of(const Prepared& p) {
+  if (auto h = store_->put_blob(store::BlobKind::Catalog, p.catalog_text); !h) return tl::unexpected(h.error());
+  if (auto h = store_->put_blob(store::BlobKind::Ruleset, p.ruleset_text); !h) return tl::unexpected(h.error());
+  return {};
+}
+
+// Long games get snapshots for seeking. A cache: if laying them fails the
+// game is still imported, seeks are only slower (`warlog snapshot` retries).
+void Archive::after_import(core::GameId id, std::size_t events) {
+  if (events > kDefaultSnapshotEvery) (void)build_snapshots(*this, id);
+}
+
+tl::expected<ImportResult, ImportFailure> Archive::import_file(const std::string& path, const ImportOptions& options) {
+  auto fail = [](Error e) { return tl::unexpected(ImportFailure{std::move(e), {}}); };
+  auto p = prepare_file(path, options);
+  if (!p) return tl::unexpected(std::move(p.error()));
+  if (auto ok = put_blobs_of(*p); !ok) return fail(ok.error());
+  auto id = store_->import_game(p->events);
   if (!id) return fail(id.error());
-  // Long games get snapshots for seeking. A cache: if laying them fails the
-  // game is still imported, seeks are only slower (`warlog snapshot` retries).
-  if (parsed.game.events.size() > kDefaultSnapshotEvery) (void)build_snapshots(*this, *id);
-  return ImportResult{*id, parsed.game.events.size()};
+  after_import(*id, p->events.size());
+  return ImportResult{*id, p->events.size()};
+}
+
+std::vector<tl::expected<ImportResult, ImportFailure>> Archive::import_files(std::span<const std::string> paths,
+                                                                             const ImportOptions& options) {
+  std::vector<tl::expected<ImportResult, ImportFailure>> out;
+  out.reserve(paths.size());
+  std::vector<Prepared> ready;
+  std::vector<std::size_t> slot;  // ready[k] is paths[slot[k]]
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    auto p = prepare_file(paths[i], options);
+    if (!p) {
+      out.push_back(tl::unexpected(std::move(p.error())));
+      continue;
+    }
+    out.push_back(ImportResult{});
+    ready.push_back(std::move(*p));
+    slot.push_back(i);
+  }
+  auto fail_all = [&](const Error& e) {
+    for (std::size_t i : slot) out[i] = tl::unexpected(ImportFailure{e, {}});
+    return out;
+  };
+  // Distinct catalogs and rulesets only: each put is a synced commit of its own.
+  std::set<std::pair<std::string_view, std::string_view>> stored;
+  for (const Prepared& p : ready) {
+    if (!stored.insert({p.catalog_text, p.ruleset_text}).second) continue;
+    if (auto ok = put_blobs_of(p); !ok) return fail_all(ok.error());
+  }
+  std::vector<std::span<const core::Event>> games;
+  games.reserve(ready.size());
+  for (const Prepared& p : ready) games.emplace_back(p.events);
+  auto ids = store_->import_games(games);
+  if (!ids) return fail_all(ids.error());
+  for (std::size_t k = 0; k < ready.size(); ++k) {
+    const auto& id = (*ids)[k];
+    if (!id) {
+      out[slot[k]] = tl::unexpected(ImportFailure{id.error(), {}});
+      continue;
+    }
+    after_import(*id, ready[k].events.size());
+    out[slot[k]] = ImportResult{*id, ready[k].events.size()};
+  }
+  return out;
 }
 
 Expected<std::vector<GameSummary>> Archive::games() const {

@@ -27,13 +27,18 @@ struct Header {
 // Encodes ev with prev_hash as a packed message. Never fails for a valid
 // core::Event.
 [[nodiscard]] std::string encode_event(const core::Event& ev, const core::Digest& prev_hash);
+// The same with the header's game and seq given (ev's are ignored): what the
+// store writes, without copying the event to renumber it.
+[[nodiscard]] std::string encode_event(const core::Event& ev, core::GameId game, core::Seq seq,
+                                       const core::Digest& prev_hash);
 
 // Decodes a packed message. Errors: DataLoss for bytes that are not a valid
 // message (truncated, garbage, trailing bytes, over kMaxEventBytes, unpacking
 // past the traversal limit, or nesting deeper than the schema's five levels
 // allow, in any field, known or not: see codec.cpp); Unsupported for a
 // payload kind or enumerant this build does not know (written by a newer
-// warlog).
+// warlog). The header's prev_hash is not read: decode_header gives it to
+// verify.
 [[nodiscard]] Expected<core::Event> decode_event(std::string_view bytes);
 
 // Decodes only the header. Errors as decode_event (payload kind not checked).

@@ -120,6 +120,15 @@ class Archive {
   [[nodiscard]] tl::expected<ImportResult, ImportFailure> import_file(const std::string& path,
                                                                       const ImportOptions& options);
 
+  // Imports many .wlog files in one store transaction (Store::import_games):
+  // one result per path, in order. Each file is all or nothing, as
+  // import_file: a file with notation errors, a missing catalog or a
+  // Conflict is refused alone and the others are imported. A store error
+  // fails every file that had parsed, with nothing of them written. All the
+  // parsed games are held in memory: give a few hundred at a time.
+  [[nodiscard]] std::vector<tl::expected<ImportResult, ImportFailure>> import_files(
+      std::span<const std::string> paths, const ImportOptions& options);
+
   // Every game in id order.
   [[nodiscard]] Expected<std::vector<GameSummary>> games() const;
   // Errors: NotFound "game N does not exist".
@@ -155,6 +164,15 @@ class Archive {
                                                      std::string_view catalog_text, std::string_view ruleset_text,
                                                      bool bulk = false);
 
+  // As import_events for many games played under one catalog and ruleset,
+  // in one store transaction (Store::import_games): each game is all or
+  // nothing, and a refused game (a hash mismatch, Conflict) is skipped with
+  // its error in its slot while the others are imported. Fails whole, with
+  // nothing of the batch written, only on a store error.
+  [[nodiscard]] Expected<std::vector<Expected<ImportResult>>> import_events_batch(
+      std::span<const std::vector<core::Event>> games, std::string_view catalog_text,
+      std::string_view ruleset_text, bool bulk = false);
+
   // The parsed catalog / ruleset stored under a content hash (hex), parsed
   // once and shared: an archive audit reads the same few thousands of times.
   // Thread-safe. Errors: DataLoss when missing or unparsable.
@@ -163,7 +181,12 @@ class Archive {
 
  private:
   struct Cache;
+  struct Prepared;
   Archive(std::string path, std::unique_ptr<store::Store> store);
+  [[nodiscard]] tl::expected<Prepared, ImportFailure> prepare_file(const std::string& path,
+                                                                   const ImportOptions& options) const;
+  [[nodiscard]] Expected<void> put_blobs_of(const Prepared& p);
+  void after_import(core::GameId id, std::size_t events);
   std::string path_;
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<Cache> cache_;

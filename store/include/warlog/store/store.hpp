@@ -21,6 +21,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "warlog/core/annotation.hpp"
 #include "warlog/core/error.hpp"
@@ -87,6 +88,19 @@ class Store {
   // events::kMaxEventBytes encoded, or a map that cannot grow further.
   [[nodiscard]] Expected<core::GameId> import_game(std::span<const core::Event> events,
                                                    Durability durability = Durability::Sync);
+
+  // Imports many games in one write transaction, one commit: the bulk path
+  // (one or two flushes for the batch instead of per game). Returns one
+  // result per game, in order: its new id, or why it was skipped. Each game
+  // is all or nothing, checked as import_game checks it before any of its
+  // events is written; a game refused (InvalidArgument, Conflict with a
+  // stored game or an earlier game of the batch, ResourceExhausted for an
+  // over-size event) is skipped whole and the others are imported, with
+  // consecutive ids. An error of the store itself (I/O, a map that cannot
+  // grow) aborts the transaction: nothing of the batch is written and the
+  // call fails. A game's encoded events are held in memory while it is written.
+  [[nodiscard]] Expected<std::vector<Expected<core::GameId>>> import_games(
+      std::span<const std::span<const core::Event>> games, Durability durability = Durability::Sync);
 
   // Appends events to a game and returns its new event count. expected_next_seq
   // must equal the game's current event count (optimistic concurrency).

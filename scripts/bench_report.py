@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""Renders docs/performance.md from one run of scripts/bench.
+
+Reads the Google Benchmark JSON (bench.json), the dd oflag=dsync output, the
+`warlog generate` summary, measures peak memory of `warlog audit` in separate
+processes (os.wait4's rusage) and the on-disk size of the events database
+(mdb_stat), and writes the table: measure | figure | baseline (same run) |
+ratio | target | met?. Standard library only.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import time
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def git_commit():
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True, check=True)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                               text=True).stdout.strip()
+        return out.stdout.strip() + (" (with uncommitted changes)" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def peak_rss_mib(cmd):
+    """Runs cmd with stdout discarded; returns (max RSS, peak anonymous RSS, both in MiB, exit code).
+
+    Max RSS (the kernel's, from wait4) counts the pages of the memory-mapped store file the
+    process has read; the anonymous part (heap, stacks: RssAnon, sampled every millisecond) is
+    what the process itself holds."""
+    anon = 0
+    with open(os.devnull, "w") as devnull:
+        p = subprocess.Popen(cmd, stdout=devnull, stderr=devnull)
+        while True:
+            try:
+                with open(f"/proc/{p.pid}/status") as f:
+                    for line in f:
+                        if line.startswith("RssAnon:"):
+                            anon = max(anon, int(line.split()[1]))
+            except OSError:
+                pass
+            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+            if pid != 0:
+                break
+            time.sleep(0.001)
+    return usage.ru_maxrss / 1024.0, anon / 1024.0, os.waitstatus_to_exitcode(status)
+
+
+def mdb_pages(store, db):
+    out = subprocess.run(["mdb_stat", "-e", "-s", db, store], capture_output=True, text=True, check=True).stdout
+    num = lambda key: int(re.search(key + r":\s*(\d+)", out).group(1))
+    pages = num("Branch pages") + num("Leaf pages") + num("Overflow pages")
+    return pages * num("Page size"), num("Entries")
+
+
+def dd_rate(path):
+    """Synced writes per second and MB/s from dd's summary line."""
+    text = open(path).read()
+    m = re.search(r"(\d+) bytes .* copied, ([\d.]+) s", text)
+    n = re.search(r"(\d+)\+\d+ records out", text)
+    if not m or not n:
+        return None, None
+    secs = float(m.group(2))
+    return int(n.group(1)) / secs, int(m.group(1)) / secs / 1e6
+
+
+def fmt_num(x, unit=""):
+    if x is None:
+        return "n/a"
+    if x >= 100:
+        s = f"{x:,.0f}"
+    elif x >= 10:
+        s = f"{x:.1f}"
+    else:
+        s = f"{x:.3g}"
+    return s + (" " + unit if unit else "")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mode", required=True)
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--results", required=True)
+    ap.add_argument("--warlog", required=True)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+
+    bench = json.load(open(os.path.join(a.results, "bench.json")))
+    runs = {b["name"].split("/iterations:")[0].split("/real_time")[0]: b for b in bench["benchmarks"]}
+
+    def rate(name):
+        b = runs.get(name)
+        return b.get("items_per_second") if b else None
+
+    def secs(name):
+        b = runs.get(name)
+        if not b:
+            return None
+        scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b.get("time_unit", "ns")]
+        return b["real_time"] * scale
+
+    def cpu_rate(name):
+        """Items per second of this thread's CPU time (Google Benchmark's cpu_time): for
+        one-thread figures, what the code does whatever else the machine runs."""
+        b = runs.get(name)
+        if not b or not b.get("items_per_second") or not b.get("cpu_time"):
+            return None
+        return b["items_per_second"] * b["real_time"] / b["cpu_time"]
+
+    def counter(name, key):
+        b = runs.get(name)
+        return b.get(key) if b else None
+
+    rows = []
+
+    def row(measure, figure, baseline, ratio, target, met):
+        if isinstance(met, str):
+            verdict = met
+        else:
+            verdict = "yes" if met else ("**no**" if met is not None else "n/a")
+        rows.append((measure, figure, baseline, ratio, target, verdict))
+
+    def both(cpu, wall, limit):
+        """A latency target judged on-CPU and on the wall clock (the machine is shared)."""
+        if cpu is None or wall is None:
+            return None
+        if wall <= limit:
+            return "yes"
+        return "yes on-CPU; **no** on the wall clock" if cpu <= limit else "**no**"
+
+    # 1. Batched import.
+    imp, raw = rate("import/batch"), rate("import/raw_lmdb")
+    row("batched import into LMDB (`Store::import_games`, one txn, one sync)",
+        fmt_num(imp, "events/s"), fmt_num(raw, "events/s") + " raw `mdb_put` of the same bytes",
+        f"{imp / raw:.2f}×" if imp and raw else "n/a", "≥ 1,000,000 events/s", imp is not None and imp >= 1e6)
+
+    # 2. Durable append.
+    dd_writes, dd_mbs = dd_rate(os.path.join(a.results, "dd.txt"))
+    app = rate("append/durable")
+    row("durable single-event append (`Durability::Sync`)", fmt_num(app, "appends/s"),
+        f"{fmt_num(dd_writes, 'writes/s')} `dd bs=4k oflag=dsync` ({fmt_num(dd_mbs, 'MB/s')})",
+        f"{app / dd_writes:.2f}×" if app and dd_writes else "n/a", "reported beside the disk's rate", None)
+
+    # 3. Fold + audit, one thread.
+    aud, dec, scan = cpu_rate("audit/one_thread"), cpu_rate("audit/decode_only"), cpu_rate("audit/raw_scan")
+    games = counter("audit/one_thread", "games")
+    row(f"fold + audit from the store, one thread ({fmt_num(games)} generated games; per CPU second, "
+        f"wall {fmt_num(rate('audit/one_thread'), 'events/s')})", fmt_num(aud, "events/s"),
+        fmt_num(scan, "events/s") + " raw cursor scan of the same values",
+        f"{aud / scan:.3f}×" if aud and scan else "n/a", "≥ 5,000,000 events/s", aud is not None and aud >= 5e6)
+    la, ls = cpu_rate("audit/long_game"), cpu_rate("audit/long_game_raw_scan")
+    row(f"fold + audit of the long game, one thread (per CPU second, wall {fmt_num(rate('audit/long_game'), 'events/s')})",
+        fmt_num(la, "events/s"), fmt_num(ls, "events/s") + " raw cursor scan", f"{la / ls:.3f}×" if la and ls else "n/a",
+        "≥ 5,000,000 events/s", la is not None and la >= 5e6)
+
+    # 4. Seek.
+    p99, p50 = counter("seek/random", "p99_ms"), counter("seek/random", "p50_ms")
+    p99c = counter("seek/random", "p99_cpu_ms")
+    refold = secs("seek/full_refold")
+    long_events = None
+    if runs.get("seek/full_refold"):
+        long_events = rate("seek/full_refold") * refold if refold else None
+    row(f"seek to a random seq, {fmt_num(long_events)}-event game (p50 {fmt_num(p50, 'ms')} wall)",
+        f"p99 {fmt_num(p99c, 'ms')} on-CPU, {fmt_num(p99, 'ms')} wall",
+        f"{fmt_num(refold * 1e3 if refold else None, 'ms')} full refold to the end",
+        f"{p99c / (refold * 1e3):.5f}× on-CPU" if p99c and refold else "n/a", "p99 ≤ 1 ms",
+        both(p99c, p99, 1.0))
+
+    # 5. Archive audit on two threads.
+    arch, arch_raw = secs("archive/audit_2_threads"), secs("archive/raw_scan_2_threads")
+    arch_games = counter("archive/audit_2_threads", "games")
+    arch_rate = rate("archive/audit_2_threads")
+    arch_cpu = counter("archive/audit_2_threads", "cpu_s")
+    scaled = arch * 100000 / arch_games if arch and arch_games else None
+    per = 100000 / arch_games if arch_games else 1
+    if arch is None:
+        target_met = None
+    elif arch * per <= 30:
+        target_met = True
+    elif arch_cpu and arch_cpu / 2 * per <= 30:
+        target_met = "yes on-CPU (CPU s ÷ 2); **no** on the wall clock"
+    else:
+        target_met = False
+    row(f"archive audit of {fmt_num(arch_games)} games on 2 threads ({fmt_num(arch_rate, 'events/s')} wall)",
+        fmt_num(arch, "s") + " wall, " + fmt_num(arch_cpu, "CPU s") +
+        (f" (→ {fmt_num(scaled, 's')} per 100,000)" if arch_games and arch_games < 100000 else ""),
+        fmt_num(arch_raw, "s") + " raw cursor scan, 2 threads",
+        f"{arch / arch_raw:.1f}×" if arch and arch_raw else "n/a", "≤ 30 s for 100,000 games", target_met)
+
+    # 6. Peak memory (separate processes).
+    long_store = os.path.join(a.data, "long")
+    archive_store = os.path.join(a.data, "archive")
+    peak, peak_anon, rc1 = peak_rss_mib([a.warlog, "audit", "--store", long_store, "--game", "1"])
+    small, small_anon, rc2 = peak_rss_mib([a.warlog, "audit", "--store", archive_store, "--game", "1"])
+    if peak * 1.048576 <= 100:
+        mem_met = True
+    elif peak_anon * 1.048576 <= 100:
+        mem_met = "yes for the process's own memory; **no** counting mapped file pages"
+    else:
+        mem_met = False
+    row(f"peak memory, `warlog audit` of the {fmt_num(long_events)}-event game "
+        "(max RSS; anonymous = heap and stacks, the rest is pages of the mapped store file)",
+        f"{fmt_num(peak, 'MiB')} ({fmt_num(peak_anon, 'MiB')} anonymous)",
+        f"{fmt_num(small, 'MiB')} ({fmt_num(small_anon, 'MiB')} anonymous), the same command on one 12-turn game",
+        f"{peak / small:.2f}× ({peak_anon / small_anon:.2f}× anonymous)" if small and small_anon else "n/a",
+        "≤ 100 MB", mem_met)
+
+    # 7. Bytes per event.
+    disk, entries = mdb_pages(archive_store, "events")
+    packed = counter("bytes/per_event", "packed_bytes_per_event")
+    jsonl = counter("bytes/per_event", "jsonl_bytes_per_event")
+    per_event = disk / entries
+    row(f"store bytes per event (events database pages ÷ entries; values alone {fmt_num(packed, 'B')})",
+        fmt_num(per_event, "B"), fmt_num(jsonl, "B") + " JSON Lines (`warlog export --format json`)",
+        f"{per_event / jsonl:.2f}×" if jsonl else "n/a", "≤ 0.5× JSON Lines", jsonl and per_event / jsonl <= 0.5)
+
+    # 8. Viewer step.
+    sp99, sp50, sp99c = counter("step/end", "p99_ms"), counter("step/end", "p50_ms"), counter("step/end", "p99_cpu_ms")
+    row(f"replay Seeker step, as the viewer calls it, at the end of the {fmt_num(long_events)}-event game "
+        f"(p50 {fmt_num(sp50, 'ms')} wall)",
+        f"p99 {fmt_num(sp99c, 'ms')} on-CPU, {fmt_num(sp99, 'ms')} wall", "16 ms frame",
+        f"{sp99c / 16:.4f}× on-CPU" if sp99c else "n/a", "≤ 16 ms", both(sp99c, sp99, 16.0))
+
+    gen = open(os.path.join(a.data, "generate.txt")).read()
+    wall = re.search(r"wall ([\d.]+) ([\d.]+)", gen)
+    gen_line = gen.splitlines()[0] if gen else ""
+
+    ctx = bench.get("context", {})
+    lines = []
+    lines.append("# warlog performance\n")
+    lines.append("Written by `scripts/bench" + (" --quick" if a.mode == "quick" else "") + "`; do not edit the "
+                 "table by hand, run the script. Every ratio is measured in the same run as its baseline. "
+                 "Times are wall-clock on a machine shared with other builds: they are lower bounds on speed.\n")
+    if a.mode == "quick":
+        lines.append("**Quick mode**: smaller sizes (a 100,000-event game, 2,000 games); figures are not "
+                     "comparable with the targets one to one. Run `scripts/bench` for the real figures.\n")
+    lines.append("## Machine and run\n")
+    lines.append(f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}")
+    lines.append(f"- commit: {git_commit()}")
+    lines.append(f"- cores: {os.cpu_count()} (`nproc`), CPU: {cpu_model()}")
+    lines.append(f"- load average at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    lines.append(f"- build: Release (`cmake --preset release`), Google Benchmark {ctx.get('library_version', '')}"
+                 .rstrip())
+    lines.append(f"- mode: {a.mode}")
+    if wall:
+        lines.append(f"- data: `warlog generate --store … --games N` took "
+                     f"{float(wall.group(2)) - float(wall.group(1)):.1f} s: {gen_line}")
+    lines.append("")
+    lines.append("## Figures\n")
+    lines.append("| measure | figure | baseline (same run) | ratio | target | met? |")
+    lines.append("|---|---|---|---|---|---|")
+    for r in rows:
+        lines.append("| " + " | ".join(str(c) for c in r) + " |")
+    lines.append("")
+    lines.append("Other figures of the same run: decode only (cursor + Cap'n Proto into `core::Event`, no fold) "
+                 f"{fmt_num(dec, 'events/s')}; seek p50 {fmt_num(p50, 'ms')}, max "
+                 f"{fmt_num(counter('seek/random', 'max_ms'), 'ms')}; long-game audit findings "
+                 f"(violations) {fmt_num(counter('audit/long_game', 'violations'))}; peak-memory runs exit "
+                 f"codes {rc1} and {rc2} (1 = violations found, 0 = clean).\n")
+    notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "performance-notes.md")
+    if os.path.exists(notes):
+        lines.append(open(notes).read().rstrip() + "\n")
+    with open(a.out, "w") as f:
+        f.write("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
