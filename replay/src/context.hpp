@@ -3,6 +3,7 @@
 // else the ones the game recorded (from the archive's cache).
 
 #include <memory>
+#include <vector>
 
 #include "warlog/replay/replay.hpp"
 #include "warlog/store/game_meta.hpp"
@@ -19,5 +20,13 @@ struct ResolvedContext {
 // Errors: DataLoss "game N: ..." when a recorded blob is missing.
 [[nodiscard]] Expected<ResolvedContext> resolve_context(const Archive& archive, const store::GameMeta& meta,
                                                         const AuditOptions& options);
+
+// The summary a game's stored metadata gives (no I/O).
+[[nodiscard]] GameSummary summary_of(const store::GameMeta& m);
+
+// Moves `found`, the findings of applying `ev`, onto the end of `out`, each
+// with the event's turn, phase and seat and its rule's citation (empty for a
+// rule id the registry does not know). Leaves `found` with moved-from items.
+void locate_findings(std::vector<core::Finding>& found, const core::Event& ev, std::vector<LocatedFinding>& out);
 
 }  // namespace warlog::replay

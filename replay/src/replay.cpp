@@ -49,10 +49,6 @@ std::optional<std::string> header_tag(const core::NotationRefs& refs, std::strin
   return v;
 }
 
-GameSummary summary_of(const store::GameMeta& m) {
-  return GameSummary{m.id, m.title, m.date, m.seats, m.event_count, m.ruleset_hash, m.catalog_hash};
-}
-
 Expected<std::string> blob(const store::Store& st, store::BlobKind kind, const std::string& hex, std::string_view what) {
   const auto digest = core::digest_from_hex(hex);
   if (!digest) return make_error(ErrorCode::DataLoss, fmt::format("the game records no valid {} hash", what));
@@ -68,6 +64,18 @@ Expected<std::string> blob(const store::Store& st, store::BlobKind kind, const s
 }
 
 }  // namespace
+
+GameSummary summary_of(const store::GameMeta& m) {
+  return GameSummary{m.id, m.title, m.date, m.seats, m.event_count, m.ruleset_hash, m.catalog_hash};
+}
+
+void locate_findings(std::vector<core::Finding>& found, const core::Event& ev, std::vector<LocatedFinding>& out) {
+  for (auto& f : found) {
+    const core::Rule* rule = core::find_rule(f.rule_id);
+    out.push_back(LocatedFinding{std::move(f), ev.turn, ev.phase, ev.seat,
+                                 rule != nullptr ? rule->citation : std::string_view{}});
+  }
+}
 
 Expected<ResolvedContext> resolve_context(const Archive& archive, const store::GameMeta& meta,
                                           const AuditOptions& options) {
@@ -348,11 +356,7 @@ Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options)
   auto n = reader->scan(id, 0, store::kEndSeq, [&](const core::Event& ev) {
     found.clear();
     core::apply(ctx, audit.final_state, ev, found);
-    for (auto& f : found) {
-      const core::Rule* rule = core::find_rule(f.rule_id);
-      audit.findings.push_back(LocatedFinding{std::move(f), ev.turn, ev.phase, ev.seat,
-                                              rule ? rule->citation : std::string_view{}});
-    }
+    locate_findings(found, ev, audit.findings);
     return true;
   });
   if (!n) return tl::unexpected(n.error());  // the scan names the game and seq

@@ -69,17 +69,10 @@ Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const Rule
   const core::Context cand{*cand_ctx->catalog, *cand_ctx->ruleset};
 
   GameDiff diff;
-  diff.game = GameSummary{meta->id, meta->title, meta->date, meta->seats, meta->event_count, meta->ruleset_hash,
-                          meta->catalog_hash};
+  diff.game = summary_of(*meta);
   core::GameState sb, sc;
   std::vector<core::Finding> fb, fc;
   std::vector<LocatedFinding> all_b, all_c;
-  auto locate = [](std::vector<core::Finding>& in, const core::Event& ev, std::vector<LocatedFinding>& out) {
-    for (auto& f : in) {
-      const core::Rule* r = core::find_rule(f.rule_id);
-      out.push_back(LocatedFinding{std::move(f), ev.turn, ev.phase, ev.seat, r ? r->citation : std::string_view{}});
-    }
-  };
   auto n = reader->scan(id, 0, store::kEndSeq, [&](const core::Event& ev) {
     fb.clear();
     fc.clear();
@@ -95,8 +88,8 @@ Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const Rule
       }
       diff.first = std::move(d);
     }
-    locate(fb, ev, all_b);
-    locate(fc, ev, all_c);
+    locate_findings(fb, ev, all_b);
+    locate_findings(fc, ev, all_c);
     return true;
   });
   if (!n) return tl::unexpected(Error{n.error().code, fmt::format("game {}: {}", id, n.error().message)});

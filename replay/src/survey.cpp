@@ -11,10 +11,6 @@ namespace warlog::replay {
 
 namespace {
 
-GameSummary summary_of(const store::GameMeta& m) {
-  return GameSummary{m.id, m.title, m.date, m.seats, m.event_count, m.ruleset_hash, m.catalog_hash};
-}
-
 TurnFigures figures_of(const core::GameState& s, std::uint16_t turn, core::Seq last, const core::Catalog& catalog,
                        const core::Ruleset& rules) {
   TurnFigures t;
@@ -81,11 +77,7 @@ Expected<core::Seq> fold_on(const Archive& archive, GameSurvey& survey) {
     turn = ev.turn;
     found.clear();
     core::apply(ctx, next.state, ev, found);
-    for (auto& f : found) {
-      const core::Rule* rule = core::find_rule(f.rule_id);
-      next.findings.push_back(LocatedFinding{std::move(f), ev.turn, ev.phase, ev.seat,
-                                             rule ? rule->citation : std::string_view{}});
-    }
+    locate_findings(found, ev, next.findings);
     extend_spans(next.spans, ev);
     next.events = ev.seq + 1;
     return true;
