@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <variant>
@@ -61,11 +62,11 @@ fs::path games_dir() { return fs::path(WARLOG_SAMPLES_DIR) / "games"; }
 class SampleLibrary : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new testing::TempDir();
+    dir_ = std::make_unique<testing::TempDir>();
     auto archive = replay::Archive::open(dir_->store(), replay::Archive::Mode::ReadWrite);
     ASSERT_TRUE(archive) << archive.error().message;
-    archive_ = new replay::Archive(std::move(*archive));
-    ids_ = new std::map<std::string, core::GameId>();
+    archive_ = std::make_unique<replay::Archive>(std::move(*archive));
+    ids_ = std::make_unique<std::map<std::string, core::GameId>>();
     for (const auto& e : fs::directory_iterator(games_dir())) {
       if (e.path().extension() != ".wlog") continue;
       auto imported = archive_->import_file(e.path().string(), {});
@@ -76,10 +77,10 @@ class SampleLibrary : public ::testing::Test {
       (*ids_)[e.path().stem().string()] = imported->id;
     }
   }
-  static void TearDownTestSuite() {
-    delete ids_;
-    delete archive_;
-    delete dir_;
+  static void TearDownTestSuite() {  // the archive closes before its directory goes
+    ids_.reset();
+    archive_.reset();
+    dir_.reset();
   }
 
   static replay::GameAudit audit(const std::string& name) {
@@ -88,9 +89,9 @@ class SampleLibrary : public ::testing::Test {
     return *a;
   }
 
-  static inline testing::TempDir* dir_ = nullptr;
-  static inline replay::Archive* archive_ = nullptr;
-  static inline std::map<std::string, core::GameId>* ids_ = nullptr;
+  static inline std::unique_ptr<testing::TempDir> dir_;
+  static inline std::unique_ptr<replay::Archive> archive_;
+  static inline std::unique_ptr<std::map<std::string, core::GameId>> ids_;
 };
 
 TEST_F(SampleLibrary, EveryFileIsDescribedAndEveryDescribedFileExists) {
