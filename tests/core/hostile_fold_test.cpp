@@ -83,5 +83,33 @@ TEST(HostileFold, APhaseAfterTheLastPartOfATurnStaysInRange) {
   EXPECT_FALSE(f.of("LOG.order").empty()) << f.all();
 }
 
+// A Charge declared by no seat of the game (seat 5 of 2) made seat 5 the
+// charger, and checked builds aborted on the broken invariant (found by
+// fuzzing the event decoder: fuzz/corpus/event/crash-charge-by-no-seat).
+// It is a LOG.actor finding, and nobody charges.
+TEST(HostileFold, AChargeByNoSeatChargesNothing) {
+  testing::GameBuilder b;
+  b.turn().morale(0);
+  b.phase(core::Phase::Muster, 0).phase(core::Phase::Muster, 1).phase(core::Phase::Warfare, 0);
+  b.act(5, core::ChargeDeclared{});
+  const auto f = fold_events(b.events());
+  EXPECT_EQ(f.state.charger, core::kNoSeat);
+  EXPECT_FALSE(f.state.charge_declared);
+  EXPECT_EQ(core::check_invariants(f.state), "");
+  EXPECT_FALSE(f.of("LOG.actor").empty()) << f.all();
+}
+
+// The same Charge by the seat Leading in Morale is declared (the passing case).
+TEST(HostileFold, AChargeByTheLeaderIsDeclared) {
+  testing::GameBuilder b;
+  b.turn().morale(0);
+  b.phase(core::Phase::Muster, 0).phase(core::Phase::Muster, 1).phase(core::Phase::Warfare, 0);
+  b.act(0, core::ChargeDeclared{});
+  const auto f = fold_events(b.events());
+  EXPECT_EQ(f.state.charger, 0);
+  EXPECT_TRUE(f.state.charge_declared);
+  EXPECT_TRUE(f.of("LOG.actor").empty()) << f.all();
+}
+
 }  // namespace
 }  // namespace warlog

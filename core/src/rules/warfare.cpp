@@ -208,6 +208,9 @@ void on(const Step& st, const ShotteFired& f) {
 void on(const Step& st, const ChargeDeclared& c) {
   GameState& s = st.s;
   if (!st.in_phase(Phase::Warfare, "declaring a Charge")) return;
+  // A Charge by no seat of this game (a LOG.actor finding) charges nothing:
+  // the charger must be a seat (found by fuzzing the event decoder).
+  if (st.actor() == nullptr) return;
   if (s.charge_declared || s.charge_declined) {
     st.report(rule_id::kChargeOnce, "a second Charge decision this turn");
   }
