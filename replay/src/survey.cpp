@@ -59,6 +59,38 @@ void extend_spans(std::vector<PhaseSpan>& spans, const core::Event& ev) {
   spans.push_back(span);
 }
 
+// What fold_on changes, kept to put the survey back after an error. The
+// findings and spans only grow (a refresh must not copy a list of hundreds
+// of thousands), so their sizes and the open span are enough.
+struct Undo {
+  explicit Undo(const GameSurvey& s)
+      : game(s.game),
+        findings(s.findings.size()),
+        spans(s.spans.size()),
+        turns(s.turns.size()),
+        events(s.events),
+        state(s.state) {
+    if (!s.spans.empty()) open_span = s.spans.back();
+    if (!s.turns.empty()) open_turn = s.turns.back();
+  }
+  void restore(GameSurvey& s) {
+    s.game = std::move(game);
+    s.findings.truncate(findings);
+    s.spans.resize(spans);
+    if (spans > 0) s.spans.back() = open_span;
+    s.turns.resize(turns);
+    if (turns > 0) s.turns.back() = open_turn;
+    s.events = events;
+    s.state = std::move(state);
+  }
+  GameSummary game;
+  std::size_t findings, spans, turns;
+  core::Seq events;
+  core::GameState state;
+  PhaseSpan open_span;
+  TurnFigures open_turn;
+};
+
 // Folds events from survey.events on, in one read transaction.
 Expected<core::Seq> fold_on(const Archive& archive, GameSurvey& survey) {
   auto reader = archive.store().reader();
@@ -67,26 +99,28 @@ Expected<core::Seq> fold_on(const Archive& archive, GameSurvey& survey) {
   if (!meta) return tl::unexpected(meta.error());
   if (meta->event_count <= survey.events) return core::Seq{0};
 
-  GameSurvey next = survey;  // all or nothing: the survey stays whole on an error
-  next.game = summary_of(*meta);
-  const core::Context ctx{*next.catalog, *next.ruleset};
+  Undo undo(survey);  // all or nothing: the survey stays whole on an error
+  const core::Seq before = survey.events;
+  survey.game = summary_of(*meta);
+  const core::Context ctx{*survey.catalog, *survey.ruleset};
   std::vector<core::Finding> found;
-  std::uint16_t turn = next.spans.empty() ? 0 : next.spans.back().turn;
-  auto n = reader->scan(next.game.id, next.events, meta->event_count, [&](const core::Event& ev) {
-    if (ev.turn != turn && next.events > 0) record_turn(next, turn, next.events - 1);
+  std::uint16_t turn = survey.spans.empty() ? 0 : survey.spans.back().turn;
+  auto n = reader->scan(survey.game.id, survey.events, meta->event_count, [&](const core::Event& ev) {
+    if (ev.turn != turn && survey.events > 0) record_turn(survey, turn, survey.events - 1);
     turn = ev.turn;
     found.clear();
-    core::apply(ctx, next.state, ev, found);
-    locate_findings(found, ev, next.findings);
-    extend_spans(next.spans, ev);
-    next.events = ev.seq + 1;
+    core::apply(ctx, survey.state, ev, found);
+    for (const core::Finding& f : found) survey.findings.push_back(f, ev.turn, ev.phase, ev.seat);
+    extend_spans(survey.spans, ev);
+    survey.events = ev.seq + 1;
     return true;
   });
-  if (!n) return tl::unexpected(n.error());
-  if (next.events > 0) record_turn(next, turn, next.events - 1);
-  const core::Seq added = next.events - survey.events;
-  survey = std::move(next);
-  return added;
+  if (!n) {
+    undo.restore(survey);
+    return tl::unexpected(n.error());
+  }
+  if (survey.events > 0) record_turn(survey, turn, survey.events - 1);
+  return survey.events - before;
 }
 
 }  // namespace

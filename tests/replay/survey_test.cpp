@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <span>
 
 #include "game_corpus.hpp"
+#include "store/store_fixtures.hpp"
 #include "temp_dir.hpp"
 #include "warlog/replay/survey.hpp"
 #include "warlog/store/store.hpp"
@@ -48,8 +50,11 @@ TEST_P(SurveyOf, AGeneratedGameMatchesTheAuditAndTilesTheStream) {
   EXPECT_EQ(survey->state, audit->final_state);
   ASSERT_EQ(survey->findings.size(), audit->findings.size());
   for (std::size_t i = 0; i < survey->findings.size(); ++i) {
-    EXPECT_EQ(survey->findings[i].finding, audit->findings[i].finding);
-    EXPECT_EQ(survey->findings[i].citation, audit->findings[i].citation);
+    const replay::LocatedFinding f = survey->findings.located(i);
+    EXPECT_EQ(f.finding, audit->findings[i].finding);
+    EXPECT_EQ(f.citation, audit->findings[i].citation);
+    EXPECT_EQ(f.turn, audit->findings[i].turn);
+    EXPECT_EQ(f.seat, audit->findings[i].seat);
   }
   // Spans tile 0..n-1; each starts at a PhaseStarted or a change of turn or phase.
   ASSERT_FALSE(survey->spans.empty());
@@ -105,8 +110,55 @@ TEST(Survey, ExtendedOverAppendedEventsEqualsAFreshSurvey) {
   EXPECT_EQ(survey->turns, fresh->turns);
   EXPECT_EQ(survey->state, fresh->state);
   ASSERT_EQ(survey->findings.size(), fresh->findings.size());
-  for (std::size_t i = 0; i < survey->findings.size(); ++i) EXPECT_EQ(survey->findings[i].finding, fresh->findings[i].finding);
+  for (std::size_t i = 0; i < survey->findings.size(); ++i) {
+    EXPECT_EQ(survey->findings.located(i).finding, fresh->findings.located(i).finding);
+  }
   EXPECT_EQ(survey->game.events, g.events.size());
+}
+
+// A refresh that meets a broken store halfway (a gap where an event was
+// removed) fails with DataLoss and puts the survey back exactly: the
+// findings it had pushed, the spans it had grown and the state it had
+// folded are undone, without copying the survey first.
+TEST(Survey, AFailedExtensionLeavesTheSurveyAsItWas) {
+  testing::CorpusGame g = testing::generated_game(7);
+  ASSERT_GT(g.events.size(), 40u);
+  g.events[15].payload = core::CardsDrawn{{"No Such Card"}};  // findings in the part that will fail
+  testing::TempDir dir;
+  core::GameId id = 0;
+  std::optional<replay::GameSurvey> survey;
+  {
+    Archive archive = open_rw(dir);
+    id = import(archive, g, 10);
+    auto first = replay::survey_game(archive, id);
+    ASSERT_TRUE(first) << first.error().message;
+    survey = std::move(*first);
+    ASSERT_TRUE(archive.store().append(id, 10, std::span(g.events).subspan(10, 30)));
+  }
+  store::test::edit_raw(dir.store(), store::kDbEvents, [&](MDB_txn* txn, MDB_dbi dbi) {
+    ASSERT_TRUE(store::lmdb::del(txn, dbi, store::view(store::event_key(id, 25))).value());
+  });
+  const replay::GameSurvey before = *survey;
+  Archive archive = open_rw(dir);
+  auto added = replay::extend_survey(archive, *survey);
+  ASSERT_FALSE(added);
+  EXPECT_EQ(added.error().code, ErrorCode::DataLoss);
+  EXPECT_EQ(survey->events, before.events);
+  EXPECT_EQ(survey->spans, before.spans);
+  EXPECT_EQ(survey->turns, before.turns);
+  EXPECT_EQ(survey->state, before.state);
+  EXPECT_EQ(survey->game.events, before.game.events);
+  ASSERT_EQ(survey->findings.size(), before.findings.size());
+
+  // The same fold over the events before the gap does find the edit: the
+  // undo had something to undo.
+  auto upto = replay::read_events(archive, id, 0, 25);
+  ASSERT_TRUE(upto) << upto.error().message;
+  EXPECT_EQ(upto->size(), 25u);
+  core::GameState state;
+  std::vector<core::Finding> found;
+  for (const auto& ev : *upto) core::apply(core::Context{g.catalog, g.ruleset}, state, ev, found);
+  EXPECT_GT(found.size(), survey->findings.size());
 }
 
 TEST(Survey, ReadEventsGivesTheRangeAskedClampedToTheStream) {

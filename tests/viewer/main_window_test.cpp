@@ -189,8 +189,9 @@ TEST_F(MainWindowTest, CtrlGAsksForASeqAndGoesThere) {
 TEST_F(MainWindowTest, F3VisitsEachFindingsEvent) {
   ASSERT_TRUE(QTest::qWaitForWindowActive(window_.get()));
   std::vector<core::Seq> seqs;
-  for (const auto& f : session().findings()) {
-    if (f.finding.seq > session().seq()) seqs.push_back(f.finding.seq);
+  const auto& all = session().findings();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (all.seq(i) > session().seq()) seqs.push_back(all.seq(i));
   }
   seqs.erase(std::unique(seqs.begin(), seqs.end()), seqs.end());
   ASSERT_FALSE(seqs.empty());

@@ -49,9 +49,9 @@ FirstBlood first_blood() {
   return fb;
 }
 
-std::vector<core::Seq> seqs_of(const std::vector<replay::LocatedFinding>& findings) {
+std::vector<core::Seq> seqs_of(const replay::FindingList& findings) {
   std::vector<core::Seq> out;
-  for (const auto& f : findings) out.push_back(f.finding.seq);
+  for (std::size_t i = 0; i < findings.size(); ++i) out.push_back(findings.seq(i));
   return out;
 }
 
@@ -397,7 +397,7 @@ TEST(FindingsModel, PassesTheModelTesterOnTheGamesAudit) {
   const auto& findings = fb.session->findings();
   FindingsModel model;
   Tester tester(&model, kFatal);
-  model.set_findings(findings, fb.session->game().seats);
+  model.share_findings(fb.session->shared_findings(), fb.session->game().seats);
   ASSERT_EQ(model.rowCount(), static_cast<int>(findings.size()));
   ASSERT_GT(model.rowCount(), 0) << "the sample has a deliberate violation";
 

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include <QSignalSpy>
 
 #include "game_session.hpp"
@@ -216,9 +218,11 @@ TEST(GameSession, TurnKeysLandOnTurnStarts) {
 TEST(GameSession, TheMomentCarriesThatEventsFindings) {
   auto s = first_blood();
   const auto& all = s->findings();
-  const auto violation =
-      std::find_if(all.begin(), all.end(), [](const auto& f) { return f.finding.rule_id == "MUS-a.draw"; });
-  ASSERT_NE(violation, all.end());
+  std::optional<replay::LocatedFinding> violation;
+  for (std::size_t i = 0; i < all.size() && !violation; ++i) {
+    if (all.at(i).rule_id == "MUS-a.draw") violation = all.located(i);
+  }
+  ASSERT_TRUE(violation);
   s->go_to(violation->finding.seq);
   EXPECT_EQ(s->seq(), violation->finding.seq);
   const auto here = s->findings_here();

@@ -24,30 +24,30 @@ QColor severity_colour(core::Severity s) {
 
 FindingsModel::FindingsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void FindingsModel::set_findings(std::vector<replay::LocatedFinding> findings, std::vector<core::SeatSetup> seats) {
-  beginResetModel();
-  findings_ = std::make_shared<const std::vector<replay::LocatedFinding>>(std::move(findings));
-  seats_ = std::move(seats);
-  endResetModel();
+void FindingsModel::set_findings(const std::vector<replay::LocatedFinding>& findings,
+                                 std::vector<core::SeatSetup> seats) {
+  auto list = std::make_shared<replay::FindingList>();
+  for (const auto& f : findings) list->push_back(f);
+  share_findings(std::move(list), std::move(seats));
 }
 
 void FindingsModel::share_findings(Shared findings, std::vector<core::SeatSetup> seats) {
   beginResetModel();
-  findings_ = findings ? std::move(findings) : std::make_shared<const std::vector<replay::LocatedFinding>>();
+  findings_ = findings ? std::move(findings) : std::make_shared<const replay::FindingList>();
+  rows_ = static_cast<int>(findings_->size());
   seats_ = std::move(seats);
   endResetModel();
 }
 
 int FindingsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(findings_->size());
+  return parent.isValid() ? 0 : rows_;
 }
 
 int FindingsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant FindingsModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-  const replay::LocatedFinding& lf = (*findings_)[static_cast<std::size_t>(index.row())];
-  const core::Finding& f = lf.finding;
+  const replay::FindingView f = findings_->at(static_cast<std::size_t>(index.row()));
   switch (role) {
     case SeqRole: return QVariant::fromValue<qulonglong>(f.seq);
     case RuleIdRole: return str(f.rule_id);
@@ -56,10 +56,10 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
       return index.column() == Severity ? QVariant(QBrush(severity_colour(f.severity))) : QVariant();
     case Qt::ToolTipRole: {
       const core::Rule* rule = core::find_rule(f.rule_id);
-      QString tip = str(f.rule_id) + QStringLiteral(" — ") + str(lf.citation);
+      QString tip = str(f.rule_id) + QStringLiteral(" — ") + str(f.citation);
       if (rule) tip += QStringLiteral("\n") + str(rule->summary);
       if (rule && !rule->ruling.empty()) tip += QStringLiteral("\n") + tr("Shaped by ruling %1").arg(str(rule->ruling));
-      return tip + QStringLiteral("\n\n") + QString::fromStdString(f.message);
+      return tip + QStringLiteral("\n\n") + str(f.message);
     }
     case Qt::TextAlignmentRole:
       if (index.column() == Seq || index.column() == Turn) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -71,14 +71,14 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
   const bool sort = role == SortRole;
   switch (static_cast<Column>(index.column())) {
     case Seq: return QVariant::fromValue<qulonglong>(f.seq);
-    case Turn: return lf.turn;
-    case Phase: return sort ? QVariant(static_cast<int>(lf.phase)) : QVariant(QString::fromStdString(phase_title(lf.phase)));
-    case Seat: return lf.seat == core::kNoSeat ? QString() : QString::fromStdString(seat_name(seats_, lf.seat));
+    case Turn: return f.turn;
+    case Phase: return sort ? QVariant(static_cast<int>(f.phase)) : QVariant(QString::fromStdString(phase_title(f.phase)));
+    case Seat: return f.seat == core::kNoSeat ? QString() : QString::fromStdString(seat_name(seats_, f.seat));
     case Rule: return str(f.rule_id);
     case Severity: return sort ? QVariant(static_cast<int>(f.severity)) : QVariant(str(core::to_string(f.severity)));
     case Basis: return str(core::to_string(f.basis));
-    case Message: return QString::fromStdString(f.message);
-    case Citation: return str(lf.citation);
+    case Message: return str(f.message);
+    case Citation: return str(f.citation);
     case ColumnCount: break;
   }
   return {};

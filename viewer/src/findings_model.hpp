@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "warlog/replay/finding_list.hpp"
 #include "warlog/replay/replay.hpp"
 
 namespace warlog::viewer {
@@ -26,12 +27,15 @@ class FindingsModel : public QAbstractTableModel {
 
   explicit FindingsModel(QObject* parent = nullptr);
 
-  using Shared = std::shared_ptr<const std::vector<replay::LocatedFinding>>;
+  using Shared = std::shared_ptr<const replay::FindingList>;
   // `seats` names the acting seat.
-  void set_findings(std::vector<replay::LocatedFinding> findings, std::vector<core::SeatSetup> seats);
-  // Shows a list shared with its owner (a session's whole audit), uncopied.
+  void set_findings(const std::vector<replay::LocatedFinding>& findings, std::vector<core::SeatSetup> seats);
+  // Shows a list shared with its owner (a session's whole audit), uncopied:
+  // its first `findings->size()` rows now. The owner may append to it; the
+  // model shows the new rows when shared again (a reset).
   void share_findings(Shared findings, std::vector<core::SeatSetup> seats);
-  [[nodiscard]] const std::vector<replay::LocatedFinding>& findings() const noexcept { return *findings_; }
+  // The list shown; only its first rowCount() rows are this model's.
+  [[nodiscard]] const replay::FindingList& findings() const noexcept { return *findings_; }
 
   // --- QAbstractItemModel ----------------------------------------------
   [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
@@ -41,7 +45,8 @@ class FindingsModel : public QAbstractTableModel {
                                     int role = Qt::DisplayRole) const override;
 
  private:
-  Shared findings_ = std::make_shared<const std::vector<replay::LocatedFinding>>();
+  Shared findings_ = std::make_shared<const replay::FindingList>();
+  int rows_ = 0;  // rows of findings_ shown (it may have grown since)
   std::vector<core::SeatSetup> seats_;
 };
 

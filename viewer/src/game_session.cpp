@@ -25,15 +25,14 @@ Expected<std::unique_ptr<GameSession>> GameSession::open(std::shared_ptr<const r
 
 GameSession::GameSession(std::shared_ptr<const replay::Archive> archive, replay::GameSurvey survey,
                          replay::Seeker seeker)
-    : archive_(std::move(archive)), seeker_(std::move(seeker)), survey_(std::move(survey)) {
-  findings_ = std::make_shared<const std::vector<replay::LocatedFinding>>(std::move(survey_.findings));
-  survey_.findings.clear();
-}
+    : archive_(std::move(archive)),
+      seeker_(std::move(seeker)),
+      survey_(std::make_shared<replay::GameSurvey>(std::move(survey))) {}
 
 GameSession::~GameSession() = default;
 
 Expected<std::vector<core::Event>> GameSession::events(core::Seq from, core::Seq to) const {
-  return replay::read_events(*archive_, survey_.game.id, from, std::min(to, survey_.events));
+  return replay::read_events(*archive_, survey_->game.id, from, std::min(to, survey_->events));
 }
 
 std::vector<replay::LocatedFinding> GameSession::findings_here() const {
@@ -53,7 +52,7 @@ std::vector<replay::LocatedFinding> GameSession::findings_here() const {
 }
 
 std::size_t GameSession::span_of(core::Seq seq) const noexcept {
-  const auto& spans = survey_.spans;
+  const auto& spans = survey_->spans;
   auto it = std::upper_bound(spans.begin(), spans.end(), seq,
                              [](core::Seq s, const replay::PhaseSpan& p) { return s < p.first; });
   if (it == spans.begin()) return 0;
@@ -84,22 +83,22 @@ void GameSession::last() { go_to(last_seq()); }
 
 void GameSession::next_phase() {
   const std::size_t s = span_of(seq());
-  if (s + 1 < survey_.spans.size()) go_to(survey_.spans[s + 1].first);
+  if (s + 1 < survey_->spans.size()) go_to(survey_->spans[s + 1].first);
 }
 
 void GameSession::previous_phase() {
   if (empty()) return;
   const std::size_t s = span_of(seq());
-  if (survey_.spans[s].first < seq()) {
-    go_to(survey_.spans[s].first);
+  if (survey_->spans[s].first < seq()) {
+    go_to(survey_->spans[s].first);
   } else if (s > 0) {
-    go_to(survey_.spans[s - 1].first);
+    go_to(survey_->spans[s - 1].first);
   }
 }
 
 void GameSession::next_turn() {
   if (empty()) return;
-  const auto& spans = survey_.spans;
+  const auto& spans = survey_->spans;
   const std::uint16_t turn = spans[span_of(seq())].turn;
   for (std::size_t s = span_of(seq()) + 1; s < spans.size(); ++s) {
     if (spans[s].turn != turn) {
@@ -111,7 +110,7 @@ void GameSession::next_turn() {
 
 void GameSession::previous_turn() {
   if (empty()) return;
-  const auto& spans = survey_.spans;
+  const auto& spans = survey_->spans;
   // The first span of the turn holding `s`.
   auto turn_start = [&](std::size_t s) {
     while (s > 0 && spans[s - 1].turn == spans[s].turn) --s;
@@ -126,26 +125,20 @@ void GameSession::previous_turn() {
 }
 
 Expected<core::Seq> GameSession::refresh() {
-  const core::Seq old_count = survey_.events;
-  auto added = replay::extend_survey(*archive_, survey_);
+  const core::Seq old_count = survey_->events;
+  // In place: the findings list grows at its end, where models sharing it
+  // do not look until grew() tells them its new size.
+  auto added = replay::extend_survey(*archive_, *survey_);
   if (!added) {
     emit failed(QString::fromStdString(added.error().message));
     return added;
   }
   if (*added == 0) return added;
-  if (!survey_.findings.empty()) {
-    // A new list: models showing the old one keep it until they take this.
-    auto all = std::make_shared<std::vector<replay::LocatedFinding>>(*findings_);
-    all->insert(all->end(), std::make_move_iterator(survey_.findings.begin()),
-                std::make_move_iterator(survey_.findings.end()));
-    survey_.findings.clear();
-    findings_ = std::move(all);
-  }
   if (old_count == 0) {
     // The first events of a game created empty: stand at the first.
     if (auto here = seeker_.seek(0); here) here_ = std::move(*here);
   }
-  emit grew(old_count, survey_.events);
+  emit grew(old_count, survey_->events);
   if (old_count == 0) emit moved(here_.moment.seq);
   return added;
 }

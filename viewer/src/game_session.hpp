@@ -37,24 +37,26 @@ class GameSession : public QObject {
   ~GameSession() override;
 
   // --- The game ----------------------------------------------------------
-  [[nodiscard]] const replay::GameSummary& game() const noexcept { return survey_.game; }
-  [[nodiscard]] const core::Catalog& catalog() const noexcept { return *survey_.catalog; }
-  [[nodiscard]] const core::Ruleset& ruleset() const noexcept { return *survey_.ruleset; }
-  // The whole game's findings, in seq order; shared so that a list can show
-  // them without a copy (a long game may hold hundreds of thousands).
-  [[nodiscard]] const std::vector<replay::LocatedFinding>& findings() const noexcept { return *findings_; }
-  [[nodiscard]] std::shared_ptr<const std::vector<replay::LocatedFinding>> shared_findings() const noexcept {
-    return findings_;
+  [[nodiscard]] const replay::GameSummary& game() const noexcept { return survey_->game; }
+  [[nodiscard]] const core::Catalog& catalog() const noexcept { return *survey_->catalog; }
+  [[nodiscard]] const core::Ruleset& ruleset() const noexcept { return *survey_->ruleset; }
+  // The whole game's findings, in seq order, compact (a long game may hold
+  // hundreds of thousands). The list only grows: refresh() appends to it in
+  // place, so a model sharing it keeps the row count it was given until it
+  // is told of more (FindingsModel::share_findings).
+  [[nodiscard]] const replay::FindingList& findings() const noexcept { return survey_->findings; }
+  [[nodiscard]] std::shared_ptr<const replay::FindingList> shared_findings() const noexcept {
+    return {survey_, &survey_->findings};  // shares the survey's ownership
   }
-  [[nodiscard]] const std::vector<replay::PhaseSpan>& spans() const noexcept { return survey_.spans; }
-  [[nodiscard]] const std::vector<replay::TurnFigures>& turns() const noexcept { return survey_.turns; }
+  [[nodiscard]] const std::vector<replay::PhaseSpan>& spans() const noexcept { return survey_->spans; }
+  [[nodiscard]] const std::vector<replay::TurnFigures>& turns() const noexcept { return survey_->turns; }
   // The state after the last event surveyed (the game's end, as far as it goes).
-  [[nodiscard]] const core::GameState& final_state() const noexcept { return survey_.state; }
+  [[nodiscard]] const core::GameState& final_state() const noexcept { return survey_->state; }
   [[nodiscard]] const std::shared_ptr<const replay::Archive>& archive() const noexcept { return archive_; }
-  [[nodiscard]] bool empty() const noexcept { return survey_.events == 0; }
-  [[nodiscard]] core::Seq event_count() const noexcept { return survey_.events; }
+  [[nodiscard]] bool empty() const noexcept { return survey_->events == 0; }
+  [[nodiscard]] core::Seq event_count() const noexcept { return survey_->events; }
   [[nodiscard]] core::Seq first_seq() const noexcept { return 0; }
-  [[nodiscard]] core::Seq last_seq() const noexcept { return empty() ? 0 : survey_.events - 1; }
+  [[nodiscard]] core::Seq last_seq() const noexcept { return empty() ? 0 : survey_->events - 1; }
   // The events with from <= seq < to, read from the store (the timeline's rows).
   [[nodiscard]] Expected<std::vector<core::Event>> events(core::Seq from, core::Seq to) const;
 
@@ -96,8 +98,9 @@ class GameSession : public QObject {
 
   std::shared_ptr<const replay::Archive> archive_;  // before seeker_: outlives it
   replay::Seeker seeker_;
-  replay::GameSurvey survey_;  // its findings moved to findings_: a refresh folds only new ones into it
-  std::shared_ptr<const std::vector<replay::LocatedFinding>> findings_;
+  // Shared with the findings models (shared_findings()); a refresh folds
+  // only the new events into it.
+  std::shared_ptr<replay::GameSurvey> survey_;
   replay::SeekResult here_;
 };
 

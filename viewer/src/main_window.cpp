@@ -285,7 +285,8 @@ Expected<void> MainWindow::open_game(core::GameId id) {
   show_session();
   // The game list learns the result and findings from the survey.
   games_->set_event_count(id, session_->event_count());
-  games_->set_facts(id, facts_of(session_->game(), session_->final_state(), session_->findings()));
+  games_->set_facts(id, facts_of(session_->game(), session_->final_state(), session_->findings().size(),
+                                     session_->findings().violations()));
   // Keep the game list's selection on the game shown.
   const int row = games_->row_of(id);
   if (row >= 0) {
@@ -374,7 +375,7 @@ void MainWindow::on_moved(core::Seq) {
   }
   // The rule of the event's first finding, without a click.
   if (!findings_here_->findings().empty()) {
-    rule_text_->setText(rule_text_html(findings_here_->findings().front().finding.rule_id));
+    rule_text_->setText(rule_text_html(findings_here_->findings().at(0).rule_id));
   }
 
   const QString where = m.event.turn == 0

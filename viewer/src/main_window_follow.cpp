@@ -117,7 +117,8 @@ void MainWindow::on_grew(core::Seq old_count, core::Seq new_count) {
     slider_->setRange(0, static_cast<int>(session_->last_seq()));
   }
   games_->set_event_count(session_->game().id, new_count);
-  games_->set_facts(session_->game().id, facts_of(session_->game(), session_->final_state(), session_->findings()));
+  games_->set_facts(session_->game().id, facts_of(session_->game(), session_->final_state(), session_->findings().size(),
+                                                       session_->findings().violations()));
   statusBar()->showMessage(tr("%1 new events").arg(new_count - old_count), 3000);
   // Following the end: a viewer left at the last event stays at the last.
   if (old_count > 0 && session_->seq() == old_count - 1) session_->last();
@@ -136,7 +137,7 @@ void MainWindow::audit_some_games() {
     if (games_->has_facts(g.id) || g.events > kIdleAuditMaxEvents) continue;
     auto audit = archive_->audit(g.id);
     if (!audit) continue;  // shown as not audited; opening the game says why
-    games_->set_facts(g.id, facts_of(audit->game, audit->final_state, audit->findings));
+    games_->set_facts(g.id, facts_of(audit->game, audit->final_state, audit->findings.size(), audit->violations()));
   }
   if (audit_next_ >= games.size()) audit_timer_->stop();
 }

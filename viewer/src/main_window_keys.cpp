@@ -62,14 +62,14 @@ void MainWindow::next_finding() {
   if (!session_) return;
   // Findings are in seq order.
   const auto& all = session_->findings();
-  auto it = std::upper_bound(all.begin(), all.end(), session_->seq(),
-                             [](core::Seq s, const replay::LocatedFinding& f) { return s < f.finding.seq; });
-  if (it == all.end()) {
+  const std::size_t next = all.upper_bound(session_->seq());
+  if (next == all.size()) {
     statusBar()->showMessage(tr("No finding after seq %1.").arg(session_->seq()), 3000);
     return;
   }
-  rule_text_->setText(rule_text_html(it->finding.rule_id));
-  session_->go_to(it->finding.seq);
+  const replay::FindingView f = all.at(next);
+  rule_text_->setText(rule_text_html(f.rule_id));
+  session_->go_to(f.seq);
 }
 
 void MainWindow::ask_seq() {

@@ -79,19 +79,19 @@ void two_value_columns(QTableView* view) {
   h->setSectionResizeMode(ChangesModel::After, QHeaderView::Stretch);
 }
 
-std::vector<core::Seq> finding_seqs(const std::vector<replay::LocatedFinding>& findings) {
+std::vector<core::Seq> finding_seqs(const replay::FindingList& findings) {
   std::vector<core::Seq> out;
   out.reserve(findings.size());
-  for (const auto& f : findings) out.push_back(f.finding.seq);
+  for (std::size_t i = 0; i < findings.size(); ++i) out.push_back(findings.seq(i));
   return out;
 }
 
-GameListModel::Facts facts_of(const replay::GameSummary& game, const core::GameState& s,
-                              const std::vector<replay::LocatedFinding>& findings) {
+GameListModel::Facts facts_of(const replay::GameSummary& game, const core::GameState& s, std::size_t findings,
+                              std::size_t violations) {
   GameListModel::Facts facts;
   facts.result = replay::describe(replay::Outcome{s.winner, s.victory, s.turn}, game);
-  facts.findings = static_cast<int>(findings.size());
-  for (const auto& f : findings) facts.violations += f.finding.severity == core::Severity::Violation;
+  facts.findings = static_cast<int>(findings);
+  facts.violations = static_cast<int>(violations);
   return facts;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "game_list_model.hpp"
+#include "warlog/replay/finding_list.hpp"
 #include "warlog/replay/replay.hpp"
 
 namespace warlog::viewer {
@@ -29,10 +30,11 @@ void stretch_message(QTableView* view);
 // share the rest.
 void two_value_columns(QTableView* view);
 
-[[nodiscard]] std::vector<core::Seq> finding_seqs(const std::vector<replay::LocatedFinding>& findings);
-// What the game list shows of an audited game.
+[[nodiscard]] std::vector<core::Seq> finding_seqs(const replay::FindingList& findings);
+// What the game list shows of an audited game: its result from the final
+// state, and its counts of findings and of violations among them.
 [[nodiscard]] GameListModel::Facts facts_of(const replay::GameSummary& game, const core::GameState& final_state,
-                                            const std::vector<replay::LocatedFinding>& findings);
+                                            std::size_t findings, std::size_t violations);
 // The rule's id, citation, severity, basis and paraphrase (rules register),
 // as rich text for the rule pane; a line saying so for an unknown id.
 [[nodiscard]] QString rule_text_html(std::string_view rule_id);

@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "warlog/replay/finding_list.hpp"
 #include "warlog/replay/replay.hpp"
 
 namespace warlog::replay {
@@ -57,7 +58,7 @@ struct TurnFigures {
 
 struct GameSurvey {
   GameSummary game;                      // as listed when the survey was (last) extended
-  std::vector<LocatedFinding> findings;  // in seq order
+  FindingList findings;                  // in seq order, compact (finding_list.hpp)
   std::vector<PhaseSpan> spans;          // in seq order, tiling 0..events-1
   std::vector<TurnFigures> turns;        // one per turn reached, in order
   core::Seq events = 0;                  // events surveyed: seqs 0..events-1
@@ -74,8 +75,10 @@ struct GameSurvey {
                                                const AuditOptions& options = {});
 
 // Folds the events appended to the game since `survey` was taken (each call
-// one read transaction) and returns how many; 0 when none. On error the
-// survey is left as it was. Errors: as survey_game.
+// one read transaction) and returns how many; 0 when none. Appends in place
+// (findings already pushed stay where they are, so a list shared with a model
+// is not copied); on error the survey is put back as it was. Errors: as
+// survey_game.
 [[nodiscard]] Expected<core::Seq> extend_survey(const Archive& archive, GameSurvey& survey);
 
 // The events with from <= seq < to (clamped to the stream), decoded, for the
