@@ -76,7 +76,13 @@ std::vector<std::vector<core::Event>> generate_games(const Inputs& in, std::uint
 // Troop is ever played. The builder folds every event and keeps the count
 // of findings the engine reports (LongGame::findings). The generator itself
 // cannot play a game this long: its games are decided by turn 8 to 12.
-LongGame long_game(const Inputs& in, std::size_t events) {
+//
+// Disputed: the same turns, but a seat whose Army Deck has run out still
+// records drawing two cards (the last two it drew: not in its deck), and
+// the seat not Leading in Morale declines a Charge too, every turn. That is
+// the worst a judge would open: findings all through the game, about one
+// for every three events, their messages repeating with the cards named.
+LongGame long_game(const Inputs& in, std::size_t events, bool disputed) {
   core::GenerateOptions o;
   o.seed = 3;
   o.armies = in.armies;
@@ -96,6 +102,7 @@ LongGame long_game(const Inputs& in, std::size_t events) {
   };
   for (std::size_t i = 0; i < 3; ++i) add(setup[i].turn, setup[i].phase, setup[i].seat, setup[i].payload);
   std::uint16_t turn = 0;
+  std::array<std::vector<std::string>, core::kSeatCount> last_drawn;
   while (ev.size() < events) {
     ++turn;
     add(turn, core::Phase::Muster, core::kNoSeat, core::TurnStarted{});
@@ -108,6 +115,8 @@ LongGame long_game(const Inputs& in, std::size_t events) {
       for (const auto& [name, n] : seat.deck) {
         for (int k = 0; k < n && drawn.size() < 2; ++k) drawn.push_back(name);
       }
+      if (!drawn.empty()) last_drawn[s] = drawn;
+      if (disputed && drawn.empty()) drawn = last_drawn[s];
       if (!drawn.empty()) add(turn, core::Phase::Muster, s, core::CardsDrawn{drawn});
       if (turn % 2 == 1 && !seat.hand.empty()) {
         add(turn, core::Phase::Muster, s, core::Foraged{seat.hand.begin()->first});
@@ -117,18 +126,20 @@ LongGame long_game(const Inputs& in, std::size_t events) {
     }
     add(turn, core::Phase::Warfare, leader, core::PhaseStarted{});
     add(turn, core::Phase::Warfare, leader, core::ChargeDeclined{});
+    if (disputed) add(turn, core::Phase::Warfare, core::other_seat(leader), core::ChargeDeclined{});
     for (const core::Seat s : {leader, core::other_seat(leader)}) add(turn, core::Phase::Attrition, s, core::PhaseStarted{});
   }
   ev.resize(events);
   return out;
 }
 
-void make_long_store(const fs::path& dir, std::size_t events) {
+void make_long_store(const fs::path& dir, std::size_t events, bool disputed) {
   const Inputs in = load_inputs();
-  const LongGame game = long_game(in, events);
+  const LongGame game = long_game(in, events, disputed);
   std::size_t total = 0;
   for (const auto& [rule, n] : game.findings) total += n;
-  fmt::print("long game: {} events, {} findings from the engine while building it\n", game.events.size(), total);
+  fmt::print("long game{}: {} events, {} findings from the engine while building it\n", disputed ? " (disputed)" : "",
+             game.events.size(), total);
   for (const auto& [rule, n] : game.findings) fmt::print("  {} x {}\n", n, rule);
   auto archive = or_throw(replay::Archive::open(dir.string(), replay::Archive::Mode::ReadWrite), "open " + dir.string());
   const auto imported = or_throw(archive.import_events(game.events, in.catalog_text, in.ruleset_text, /*bulk=*/true), "import");

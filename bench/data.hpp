@@ -3,6 +3,7 @@
 // generated from them, and the two stores scripts/bench prepares
 // (DATA/archive: many generated games; DATA/long: one long game).
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -32,16 +33,17 @@ struct Inputs {
 [[nodiscard]] std::vector<std::vector<core::Event>> generate_games(const Inputs& in, std::uint64_t first_seed,
                                                                    std::size_t count);
 
-// One game of exactly `events` events (data.cpp says how it is built) and
-// the findings the engine reported on it, counted by rule id.
+// One game of exactly `events` events (data.cpp says how it is built; a
+// disputed one breaks rules every turn) and the findings the engine
+// reported on it, counted by rule id.
 struct LongGame {
   std::vector<core::Event> events;
   std::map<std::string, std::size_t> findings;
 };
-[[nodiscard]] LongGame long_game(const Inputs& in, std::size_t events);
+[[nodiscard]] LongGame long_game(const Inputs& in, std::size_t events, bool disputed = false);
 
 // Writes the long game into a new store at `dir` with snapshots every 500
 // events, as import lays them. Throws on any error.
-void make_long_store(const std::filesystem::path& dir, std::size_t events);
+void make_long_store(const std::filesystem::path& dir, std::size_t events, bool disputed = false);
 
 }  // namespace warlog::bench

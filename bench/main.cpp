@@ -2,7 +2,8 @@
 //
 //   warlog_bench --data DIR [--import-games N] [--seeks N] [--appends N]
 //                [Google Benchmark flags, e.g. --benchmark_format=json]
-//   warlog_bench --make-long DIR --events N     one long game into a new store
+//   warlog_bench --make-long DIR --events N [--disputed]
+//                                               one long game into a new store
 //
 // DIR holds archive/ (`warlog generate --store DIR/archive`) and long/
 // (--make-long). Times are wall-clock (UseRealTime): on a shared machine
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   warlog::bench::Config config;
   std::string make_long;
   std::size_t long_events = 1'000'000;
+  bool disputed = false;
   // Our flags first; the rest go to Google Benchmark.
   std::vector<char*> rest{argv[0]};
   for (int i = 1; i < argc; ++i) {
@@ -42,6 +44,8 @@ int main(int argc, char** argv) {
       config.data = value();
     } else if (a == "--make-long") {
       make_long = value();
+    } else if (a == "--disputed") {
+      disputed = true;
     } else if (a == "--events") {
       long_events = number();
     } else if (a == "--import-games") {
@@ -60,7 +64,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (!make_long.empty()) {
-      warlog::bench::make_long_store(make_long, long_events);
+      warlog::bench::make_long_store(make_long, long_events, disputed);
       return 0;
     }
     if (config.data.empty()) {

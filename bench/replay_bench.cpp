@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bench.hpp"
+#include "timing.hpp"
 #include "warlog/core/fold.hpp"
 #include "warlog/replay/batch.hpp"
 #include "warlog/replay/seek.hpp"
@@ -24,14 +25,6 @@
 namespace warlog::bench {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-template <class T>
-T or_throw(Expected<T> v) {
-  if (!v) throw std::runtime_error(v.error().message);
-  return std::move(*v);
-}
 
 std::vector<core::GameId> all_games(const replay::Archive& a) {
   return or_throw(or_throw(a.store().reader()).game_ids());
@@ -50,44 +43,6 @@ std::uint64_t raw_scan(const replay::Archive& a, core::GameId id) {
     return true;
   }));
   return sum;
-}
-
-// This thread's CPU time in seconds: on a machine shared with other builds a
-// sub-millisecond operation's wall-clock tail is the scheduler's time slice,
-// so latencies are reported both ways.
-double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-// Wall-clock and on-CPU latencies of one timed call each.
-struct Latencies {
-  std::vector<double> wall, cpu;
-  template <class Fn>
-  auto time(Fn&& fn) {
-    const auto t0 = Clock::now();
-    const double c0 = thread_cpu_seconds();
-    auto r = fn();
-    cpu.push_back(thread_cpu_seconds() - c0);
-    wall.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-    return r;
-  }
-};
-
-// Percentiles in ms: p50_ms, p99_ms, max_ms (wall) and p50_cpu_ms, p99_cpu_ms.
-void report_latencies(benchmark::State& state, Latencies l) {
-  if (l.wall.empty()) return;
-  auto put = [&](std::vector<double>& v, const std::string& suffix) {
-    std::sort(v.begin(), v.end());
-    auto at = [&](double q) { return v[std::min(v.size() - 1, static_cast<std::size_t>(q * v.size()))] * 1e3; };
-    state.counters["p50" + suffix] = at(0.50);
-    state.counters["p99" + suffix] = at(0.99);
-    state.counters["max" + suffix] = v.back() * 1e3;
-  };
-  put(l.wall, "_ms");
-  put(l.cpu, "_cpu_ms");
-  state.counters["samples"] = static_cast<double>(l.wall.size());
 }
 
 // --- Audit, one thread ---------------------------------------------------------

@@ -93,6 +93,78 @@ def fmt_num(x, unit=""):
     return s + (" " + unit if unit else "")
 
 
+def load_runs(path):
+    """Google Benchmark JSON as {name: run}, {} when the file is missing."""
+    if not os.path.exists(path):
+        return {}
+    bench = json.load(open(path))
+    return {b["name"].split("/iterations:")[0].split("/real_time")[0]: b for b in bench.get("benchmarks", [])}
+
+
+def viewer_table(viewer, disputed, memory_path, long_events, seeker, both):
+    """Rows of the viewer's table: measure | quiet | disputed | target | met?."""
+    memory = {}
+    if os.path.exists(memory_path):
+        for line in open(memory_path):
+            line = line.strip()
+            if line.startswith("{"):
+                m = json.loads(line)
+                memory["disputed" if m["store"].rstrip("/").endswith("long_disputed") else "quiet"] = m
+    rows = []
+
+    def latency(run):
+        if not run or run.get("p99_ms") is None:
+            return "n/a", None, None
+        return (f"p99 {fmt_num(run['p99_cpu_ms'], 'ms')} on-CPU, {fmt_num(run['p99_ms'], 'ms')} wall "
+                f"(p50 {fmt_num(run['p50_ms'], 'ms')}, max {fmt_num(run['max_ms'], 'ms')})"), run["p99_cpu_ms"], run["p99_ms"]
+
+    def verdicts(*pairs):
+        seen = [both(c, w, 16.0) for c, w in pairs if c is not None]
+        if not seen:
+            return "n/a"
+        if all(v == "yes" for v in seen):
+            return "yes"
+        return "**no**" if "**no**" in seen else "yes on-CPU; **no** on the wall clock"
+
+    for name, what in [("window_step_end", "window: step (Left/Right) at the last events"),
+                       ("window_jump_random", "window: jump to a random seq (Ctrl+G, a click)"),
+                       ("window_next_phase", "window: next phase (PgDn) from random places"),
+                       ("session_step_end", "`GameSession` alone: step at the last events"),
+                       ("session_jump_random", "`GameSession` alone: jump to a random seq")]:
+        q, qc, qw = latency(viewer.get("viewer/" + name))
+        d, dc, dw = latency(disputed.get("viewer/" + name))
+        rows.append((what + f", {fmt_num(long_events)}-event game", q, d, "≤ 16 ms", verdicts((qc, qw), (dc, dw))))
+
+    store = viewer.get("viewer/open_store")
+    if store:
+        games = store.get("games", 0)
+        ms = store["real_time"]
+        met = (ms <= 500) if games >= 10000 else "n/a (fewer than 10,000 games in quick mode)"
+        rows.append((f"open a store of {fmt_num(games)} games (window listed and painted)", fmt_num(ms, "ms"), "",
+                     "≤ 500 ms for 10,000 games", met if isinstance(met, str) else ("yes" if met else "**no**")))
+
+    def open_game(run):
+        if not run:
+            return "n/a"
+        return f"{fmt_num(run['real_time'], 'ms')} ({fmt_num(run.get('findings'), 'findings')})"
+    rows.append(("open the game: the survey's one fold (findings, outline, figures), then the first moment",
+                 open_game(viewer.get("viewer/open_game")), open_game(disputed.get("viewer/open_game")),
+                 "", "n/a"))
+
+    def mem(m):
+        if not m:
+            return "n/a", None
+        return (f"{fmt_num(m['rss_mib'] * 1.048576, 'MB')} RSS: {fmt_num(m['rss_anon_mib'] * 1.048576, 'MB')} "
+                f"anonymous + {fmt_num(m['rss_file_mib'] * 1.048576, 'MB')} mapped store and libraries; findings "
+                f"list {fmt_num(m['findings_heap_mib'] * 1.048576, 'MB')} for {fmt_num(m['findings'])}"), m["rss_mib"] * 1.048576
+    q, qm = mem(memory.get("quiet"))
+    d, dm = mem(memory.get("disputed"))
+    ok = [x for x in (qm, dm) if x is not None]
+    rows.append(("memory: the window open at the game's end after 200 steps (VmRSS)", q, d, "≤ 200 MB",
+                 ("yes" if all(x <= 200 for x in ok) else "**no**") if ok else "n/a"))
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mode", required=True)
@@ -231,12 +303,20 @@ def main():
         fmt_num(per_event, "B"), fmt_num(jsonl, "B") + " JSON Lines (`warlog export --format json`)",
         f"{per_event / jsonl:.2f}×" if jsonl else "n/a", "≤ 0.5× JSON Lines", jsonl and per_event / jsonl <= 0.5)
 
-    # 8. Viewer step.
-    sp99, sp50, sp99c = counter("step/end", "p99_ms"), counter("step/end", "p50_ms"), counter("step/end", "p99_cpu_ms")
-    row(f"replay Seeker step, as the viewer calls it, at the end of the {fmt_num(long_events)}-event game "
-        f"(p50 {fmt_num(sp50, 'ms')} wall)",
-        f"p99 {fmt_num(sp99c, 'ms')} on-CPU, {fmt_num(sp99, 'ms')} wall", "16 ms frame",
-        f"{sp99c / 16:.4f}× on-CPU" if sp99c else "n/a", "≤ 16 ms", both(sp99c, sp99, 16.0))
+    # 8. Viewer step: the window itself (warlog_viewer_bench), beside the
+    # replay Seeker step it is built on.
+    viewer = load_runs(os.path.join(a.results, "viewer.json"))
+    disputed = load_runs(os.path.join(a.results, "viewer_disputed.json"))
+    sp99c = counter("step/end", "p99_cpu_ms")
+    wp99, wp50, wp99c = (viewer.get("viewer/window_step_end", {}).get(k) for k in ("p99_ms", "p50_ms", "p99_cpu_ms"))
+    row(f"viewer step at the end of the {fmt_num(long_events)}-event game (`warlog_viewer_bench`: the window's "
+        f"step, settled and painted offscreen; p50 {fmt_num(wp50, 'ms')} wall)",
+        f"p99 {fmt_num(wp99c, 'ms')} on-CPU, {fmt_num(wp99, 'ms')} wall",
+        f"p99 {fmt_num(sp99c, 'ms')} on-CPU, the replay Seeker's step alone",
+        f"{wp99c / sp99c:.0f}× on-CPU" if wp99c and sp99c else "n/a", "≤ 16 ms", both(wp99c, wp99, 16.0))
+
+    viewer_rows = viewer_table(viewer, disputed, os.path.join(a.results, "viewer_memory.jsonl"), long_events,
+                               runs.get("step/end", {}), both)
 
     gen = open(os.path.join(a.data, "generate.txt")).read()
     wall = re.search(r"wall ([\d.]+) ([\d.]+)", gen)
@@ -267,6 +347,18 @@ def main():
     lines.append("| measure | figure | baseline (same run) | ratio | target | met? |")
     lines.append("|---|---|---|---|---|---|")
     for r in rows:
+        lines.append("| " + " | ".join(str(c) for c in r) + " |")
+    lines.append("")
+    lines.append("## The viewer\n")
+    lines.append("The viewer's own targets (issue 7: stepping and jumping under 16 ms anywhere in a "
+                 "1,000,000-event game, a store of 10,000 games open in under half a second, under 200 MB), "
+                 "measured by `warlog_viewer_bench` in the same run: its `GameSession`, and its `MainWindow` at "
+                 "1280×800 under the offscreen platform, each move timed until the window has taken it "
+                 "(`processEvents`: models, battlefield, charts, a paint). The disputed game is the same length "
+                 "with rules broken all through it (bench/data.cpp), so its findings list is long.\n")
+    lines.append("| measure | quiet long game | disputed long game | target | met? |")
+    lines.append("|---|---|---|---|---|")
+    for r in viewer_rows:
         lines.append("| " + " | ".join(str(c) for c in r) + " |")
     lines.append("")
     lines.append("Other figures of the same run: decode only (cursor + Cap'n Proto into `core::Event`, no fold) "
