@@ -100,6 +100,10 @@ class Reader {
   // header that disagrees, or bytes that do not decode; Unsupported for a
   // payload kind newer than this build. Events before the error were given
   // to fn. The hash chain is not checked here: that is verify's job.
+  // Memory: a scan of more than 16,384 events gives the pages of the mapped
+  // data file it has read back to the kernel as it goes (madvise), so the
+  // process's resident set stays flat however long the game; the bytes stay
+  // readable (a later read faults them back in).
   [[nodiscard]] Expected<core::Seq> scan(core::GameId game, core::Seq from_seq, core::Seq to_seq,
                                          const EventFn& fn) const;
   // As scan, but gives the stored (packed Cap'n Proto) bytes undecoded. Only
