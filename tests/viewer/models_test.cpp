@@ -419,5 +419,30 @@ TEST(FindingsModel, PassesTheModelTesterOnTheGamesAudit) {
   EXPECT_EQ(model.rowCount(), 0);
 }
 
+// The session appends to the list it shares (live follow) without telling
+// the model; the model keeps the rows it was given until shared again.
+TEST(FindingsModel, ASharedListThatGrowsShowsNewRowsOnlyWhenSharedAgain) {
+  auto list = std::make_shared<replay::FindingList>();
+  const core::Finding f{3, "MUS-a.draw", core::Severity::Violation, core::Basis::Written, "drew 3"};
+  list->push_back(f, 1, core::Phase::Muster, 0);
+  FindingsModel model;
+  Tester tester(&model, kFatal);
+  const std::vector<core::SeatSetup> seats{{"Ana", core::Allegiance::ClawEmpire}, {"Bo", core::Allegiance::PawCoalition}};
+  model.share_findings(list, seats);
+  ASSERT_EQ(model.rowCount(), 1);
+
+  core::Finding later = f;
+  later.seq = 9;
+  later.message = "drew 4";
+  list->push_back(later, 2, core::Phase::Muster, 1);
+  EXPECT_EQ(model.rowCount(), 1) << "rows appended behind the model's back are not its rows yet";
+
+  model.share_findings(list, seats);
+  ASSERT_EQ(model.rowCount(), 2);
+  EXPECT_EQ(model.index(1, FindingsModel::Message).data().toString(), QStringLiteral("drew 4"));
+  EXPECT_EQ(model.index(1, FindingsModel::Seat).data().toString(), QStringLiteral("Bo"));
+  EXPECT_EQ(model.index(1, FindingsModel::Seq).data(FindingsModel::SortRole).toULongLong(), 9u);
+}
+
 }  // namespace
 }  // namespace warlog::viewer
