@@ -30,6 +30,8 @@ std::size_t GameAudit::violations() const noexcept {
   return n;
 }
 
+std::string GameAudit::digest() const { return core::digest(final_state); }
+
 namespace {
 
 Expected<std::string> read_file(const fs::path& path) {
@@ -360,7 +362,6 @@ Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options)
     return true;
   });
   if (!n) return tl::unexpected(n.error());  // the scan names the game and seq
-  audit.digest = core::digest(audit.final_state);
   return audit;
 }
 

@@ -48,7 +48,7 @@ nlohmann::json audit_json(const GameAudit& audit) {
                    {"events", audit.game.events},
                    {"ruleset", audit.ruleset_hash},
                    {"catalog", audit.catalog_hash},
-                   {"digest", audit.digest},
+                   {"digest", audit.digest()},
                    {"violations", audit.violations()},
                    {"findings", nlohmann::json::array()}};
   for (const auto& f : audit.findings) g["findings"].push_back(finding_json(f));

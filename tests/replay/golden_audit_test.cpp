@@ -43,7 +43,7 @@ TEST_P(GoldenAudit, MatchesTheGoldenFile) {
                                                                      : imported.error().notation_errors[0].to_string());
   auto audit = archive->audit(imported->id);
   ASSERT_TRUE(audit) << audit.error().message;
-  const std::string actual = replay::audit_text(*audit) + "digest: " + audit->digest + "\n";
+  const std::string actual = replay::audit_text(*audit) + "digest: " + audit->digest() + "\n";
 
   const fs::path golden = fs::path(WARLOG_SAMPLES_DIR) / "golden" / (game.stem().string() + ".audit.txt");
   if (const char* bless = std::getenv("WARLOG_BLESS"); bless != nullptr && std::string(bless) == "1") {
@@ -66,7 +66,7 @@ TEST_P(GoldenAudit, ReplayIsDeterministic) {
   auto aa = a->audit(ia->id);
   auto ab = b->audit(ib->id);
   ASSERT_TRUE(aa && ab);
-  EXPECT_EQ(aa->digest, ab->digest);
+  EXPECT_EQ(aa->digest(), ab->digest());
   EXPECT_EQ(aa->final_state, ab->final_state);
 }
 
