@@ -28,14 +28,15 @@ std::uint64_t FindingList::intern(std::string_view message) {
 }
 
 void FindingList::push_back(const core::Finding& f, std::uint16_t turn, core::Phase phase, core::Seat seat) {
-  rows_.push_back(Row{f.seq, f.rule_id, intern(f.message), turn, phase, seat, f.severity, f.basis});
+  const core::Rule* rule = core::find_rule(f.rule_id);
+  const auto index = rule != nullptr ? static_cast<std::uint16_t>(rule - core::all_rules().data()) : kUnknownRule;
+  rows_.push_back(Row{f.seq, f.rule_id, intern(f.message), turn, index, phase, seat, f.severity, f.basis});
 }
 
 FindingView FindingList::at(std::size_t i) const noexcept {
   const Row& r = rows_[i];
-  const core::Rule* rule = core::find_rule(r.rule_id);
-  return FindingView{r.seq,  r.rule_id, r.severity,       r.basis, r.turn,
-                     r.phase, r.seat,   text_of(r.text), rule != nullptr ? rule->citation : std::string_view{}};
+  const std::string_view citation = r.rule != kUnknownRule ? core::all_rules()[r.rule].citation : std::string_view{};
+  return FindingView{r.seq, r.rule_id, r.severity, r.basis, r.turn, r.phase, r.seat, text_of(r.text), citation};
 }
 
 LocatedFinding FindingList::located(std::size_t i) const {
