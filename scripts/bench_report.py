@@ -135,6 +135,14 @@ def viewer_table(viewer, disputed, memory_path, long_events, seeker, both):
         d, dc, dw = latency(disputed.get("viewer/" + name))
         rows.append((what + f", {fmt_num(long_events)}-event game", q, d, "≤ 16 ms", verdicts((qc, qw), (dc, dw))))
 
+    def sort(run):
+        if not run:
+            return "n/a"
+        return f"{fmt_num(run['real_time'], 'ms')} ({fmt_num(run.get('findings'), 'findings')})"
+    rows.append(("sort the \"All findings\" table by a column (Rule, Message or Seq; mean of 3)",
+                 sort(viewer.get("viewer/window_sort_findings")), sort(disputed.get("viewer/window_sort_findings")),
+                 "", "n/a"))
+
     store = viewer.get("viewer/open_store")
     if store:
         games = store.get("games", 0)

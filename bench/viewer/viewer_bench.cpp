@@ -23,6 +23,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QTableView>
 #include <QString>
 
 #include <cstdio>
@@ -34,6 +35,7 @@
 #include <vector>
 
 #include "../timing.hpp"
+#include "findings_model.hpp"
 #include "game_list_model.hpp"
 #include "game_session.hpp"
 #include "main_window.hpp"
@@ -177,6 +179,25 @@ void window_moves(benchmark::State& state, const ViewerConfig& c, Move move) {
   report_latencies(state, std::move(l));
 }
 
+// viewer/window_sort_findings: a click on a column of the "All findings"
+// table: the proxy sorts the game's whole findings list by Rule, then
+// Message, then Seq (in turn, one per iteration), settled and painted.
+void window_sort_findings(benchmark::State& state, const ViewerConfig& c) {
+  viewer::MainWindow window(open_archive(c.long_store));
+  or_throw(window.load_games());
+  or_throw(window.open_game(1));
+  window.resize(1280, 800);
+  window.show();
+  settle();
+  const int columns[] = {viewer::FindingsModel::Rule, viewer::FindingsModel::Message, viewer::FindingsModel::Seq};
+  int i = 0;
+  for (auto _ : state) {
+    window.all_findings_view()->sortByColumn(columns[i++ % 3], Qt::AscendingOrder);
+    settle();
+  }
+  state.counters["findings"] = static_cast<double>(window.session()->findings().size());
+}
+
 // --memory DIR: the window on DIR's game 1 at its end, then `steps` steps.
 int memory_run(const std::string& dir, std::size_t steps) {
   const double before = status_mib("RssAnon");
@@ -272,6 +293,9 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark("viewer/window_next_phase",
                                  [&](benchmark::State& s) { window_moves(s, config, Move::NextPhase); })
         ->Unit(benchmark::kMicrosecond)->UseRealTime()->Iterations(jumps);
+    benchmark::RegisterBenchmark("viewer/window_sort_findings",
+                                 [&](benchmark::State& s) { window_sort_findings(s, config); })
+        ->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
   } catch (const std::exception& e) {

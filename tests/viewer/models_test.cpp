@@ -444,5 +444,41 @@ TEST(FindingsModel, ASharedListThatGrowsShowsNewRowsOnlyWhenSharedAgain) {
   EXPECT_EQ(model.index(1, FindingsModel::Seq).data(FindingsModel::SortRole).toULongLong(), 9u);
 }
 
+// The findings table's own sort (FindingsSortProxy, comparing rows in
+// place) gives exactly the order the SortRole values give through a plain
+// QSortFilterProxyModel, column by column, both ways.
+TEST(FindingsModel, ItsSortProxyOrdersRowsAsTheSortRoleDoes) {
+  auto list = std::make_shared<replay::FindingList>();
+  const auto rules = core::all_rules();
+  const char* const messages[] = {"Ironclaw Lancer fought while Lost", "a second Charge", "drew 3", "Ärger", "drew 3"};
+  std::uint64_t x = 7;
+  for (int i = 0; i < 300; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;  // a fixed pseudo-random walk
+    const core::Rule& rule = rules[(x >> 33) % rules.size()];
+    const core::Finding f{(x >> 20) % 97, rule.id, rule.severity, rule.basis, messages[(x >> 40) % 5]};
+    const auto seat = static_cast<core::Seat>((x >> 50) % 3 == 2 ? core::kNoSeat : (x >> 50) % 3);
+    list->push_back(f, static_cast<std::uint16_t>((x >> 24) % 12), static_cast<core::Phase>((x >> 28) % 4), seat);
+  }
+  const std::vector<core::SeatSetup> seats{{"Ana", core::Allegiance::ClawEmpire}, {"Bo", core::Allegiance::PawCoalition}};
+  FindingsModel model;
+  model.share_findings(list, seats);
+  FindingsSortProxy ours;
+  ours.setSourceModel(&model);
+  Tester tester(&ours, kFatal);
+  QSortFilterProxyModel plain;
+  plain.setSourceModel(&model);
+  plain.setSortRole(FindingsModel::SortRole);
+  for (int column = 0; column < FindingsModel::ColumnCount; ++column) {
+    for (const auto order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+      ours.sort(column, order);
+      plain.sort(column, order);
+      for (int r = 0; r < model.rowCount(); ++r) {
+        ASSERT_EQ(ours.mapToSource(ours.index(r, 0)).row(), plain.mapToSource(plain.index(r, 0)).row())
+            << "column " << column << ", row " << r << (order == Qt::AscendingOrder ? " ascending" : " descending");
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace warlog::viewer

@@ -84,6 +84,34 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
   return {};
 }
 
+bool FindingsModel::less(int a, int b, int column) const {
+  const replay::FindingView x = findings_->at(static_cast<std::size_t>(a));
+  const replay::FindingView y = findings_->at(static_cast<std::size_t>(b));
+  switch (static_cast<Column>(column)) {
+    case Seq: return x.seq < y.seq;
+    case Turn: return x.turn < y.turn;
+    case Phase: return x.phase < y.phase;
+    case Seat: {  // as shown: no name for no seat
+      auto name = [&](core::Seat s) { return s == core::kNoSeat ? std::string() : seat_name(seats_, s); };
+      return name(x.seat) < name(y.seat);
+    }
+    case Rule: return x.rule_id < y.rule_id;
+    case Severity: return x.severity < y.severity;
+    case Basis: return core::to_string(x.basis) < core::to_string(y.basis);
+    case Message: return x.message < y.message;
+    case Citation: return x.citation < y.citation;
+    case ColumnCount: break;
+  }
+  return false;
+}
+
+bool FindingsSortProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const {
+  if (const auto* model = qobject_cast<const FindingsModel*>(sourceModel()); model && left.column() == right.column()) {
+    return model->less(left.row(), right.row(), left.column());
+  }
+  return QSortFilterProxyModel::lessThan(left, right);
+}
+
 QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
   switch (static_cast<Column>(section)) {

@@ -4,6 +4,7 @@
 // rule's own paraphrase (core::Rule::summary) is the row's tooltip.
 
 #include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
 
 #include <memory>
 #include <vector>
@@ -37,6 +38,11 @@ class FindingsModel : public QAbstractTableModel {
   // The list shown; only its first rowCount() rows are this model's.
   [[nodiscard]] const replay::FindingList& findings() const noexcept { return *findings_; }
 
+  // Whether row a sorts before row b by `column` (the order SortRole gives:
+  // numbers as numbers, enums by value, text by code point), reading the
+  // rows in place: no QVariant or QString per comparison. Rows < rowCount().
+  [[nodiscard]] bool less(int a, int b, int column) const;
+
   // --- QAbstractItemModel ----------------------------------------------
   [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
   [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
@@ -48,6 +54,19 @@ class FindingsModel : public QAbstractTableModel {
   Shared findings_ = std::make_shared<const replay::FindingList>();
   int rows_ = 0;  // rows of findings_ shown (it may have grown since)
   std::vector<core::SeatSetup> seats_;
+};
+
+// Sorts a FindingsModel with FindingsModel::less (a click on a column of a
+// 460,000-row table compared QStrings built per comparison: 1.6 s); any
+// other source model sorts as QSortFilterProxyModel does.
+class FindingsSortProxy : public QSortFilterProxyModel {
+  Q_OBJECT
+
+ public:
+  explicit FindingsSortProxy(QObject* parent = nullptr) : QSortFilterProxyModel(parent) {}
+
+ protected:
+  [[nodiscard]] bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
 };
 
 }  // namespace warlog::viewer

@@ -47,7 +47,7 @@ MainWindow::MainWindow(std::shared_ptr<replay::Archive> archive, QWidget* parent
   findings_here_ = new FindingsModel(this);
   candidate_findings_ = new FindingsModel(this);
   all_findings_ = new FindingsModel(this);
-  all_findings_sorted_ = new QSortFilterProxyModel(this);
+  all_findings_sorted_ = new FindingsSortProxy(this);
   all_findings_sorted_->setSourceModel(all_findings_);
   all_findings_sorted_->setSortRole(FindingsModel::SortRole);
   disputes_ = new DisputesModel(this);
