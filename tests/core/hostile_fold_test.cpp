@@ -5,8 +5,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <chrono>
-
 #include "game_builder.hpp"
 
 namespace warlog {
@@ -18,23 +16,21 @@ using testing::fold_events;
 // The input fuzz target "event" timed out on (fuzz/corpus/event/
 // timeout-16000-territories): a GameCreated whose Territories are thousands of
 // unknown cards off the grid, each worth a finding and a catalog hint.
-TEST(HostileFold, ThousandsOfBadTerritoriesGiveCappedFindingsQuickly) {
+TEST(HostileFold, ThousandsOfBadTerritoriesGiveCappedFindings) {
   core::GameCreated g;
   g.seats = {{"Ana", core::Allegiance::ClawEmpire}, {"Bo", core::Allegiance::PawCoalition}};
   g.territories.assign(16'000, core::PlacedTerritory{"No Such Territory Card", core::Space{}});
   core::Event ev;
   ev.payload = g;
-  const auto start = std::chrono::steady_clock::now();
   const auto f = fold_events({ev});
-  const auto took = std::chrono::steady_clock::now() - start;
 
   ASSERT_EQ(f.findings.size(), 65u) << "64 listed and one that counts the rest";
   EXPECT_THAT(f.findings[0].message, HasSubstr("closest:")) << "the listed ones keep their hint";
   EXPECT_EQ(f.findings.back().rule_id, "LOG.unknown-card");
   EXPECT_EQ(f.findings.back().message,
             "31936 more findings of this event are not listed (the first 64 are; the next is LOG.unknown-card)");
-  // Uncapped, 32,000 findings and 16,000 edit distances over the catalog.
-  EXPECT_LT(took, std::chrono::seconds(1));
+  // Uncapped, 32,000 findings and 16,000 edit distances over the catalog
+  // (seconds); the cap is asserted by count, never by time.
 }
 
 // A capped event does not cap the next one.
