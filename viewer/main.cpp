@@ -35,6 +35,13 @@ int main(int argc, char* argv[]) {
   }
   auto archive = viewer::open_for_launch(*options);
   if (!archive) return fail(archive.error().message);
+  // Without a display Qt aborts (exit 134) with a page about platform
+  // plugins; one line and exit 2 instead, like every other error here.
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+      qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
+    return fail("no display to open a window on: run it in a desktop session, under xvfb-run, or set "
+                "QT_QPA_PLATFORM=offscreen");
+  }
 
   replay::AuditOptions candidate;
   QString candidate_label;

@@ -4,6 +4,7 @@
 
 #include <QFileInfo>
 #include <QProcess>
+#include <QProcessEnvironment>
 
 #include "launch.hpp"
 #include "sample_store.hpp"
@@ -96,10 +97,11 @@ struct ProcessRun {
   QString err;
 };
 
-ProcessRun run_viewer(const QStringList& arguments) {
+ProcessRun run_viewer(const QStringList& arguments, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
   const QString exe = QStringLiteral(WARLOG_BINARY_DIR "/viewer/warlog-viewer");
   if (!QFileInfo::exists(exe)) return {};
   QProcess p;
+  p.setProcessEnvironment(env);
   p.start(exe, arguments);
   if (!p.waitForFinished(30000)) {
     p.kill();
@@ -122,6 +124,19 @@ TEST(ViewerExecutable, AnUnknownGameExitsTwo) {
                             QStringLiteral("--game"), QStringLiteral("987654")});
   EXPECT_EQ(r.exit_code, kExitUsage) << r.err.toStdString();
   EXPECT_TRUE(r.err.contains(QStringLiteral("987654"))) << r.err.toStdString();
+}
+
+// Qt alone would abort (exit 134) with a page about platform plugins.
+TEST(ViewerExecutable, NoDisplayExitsTwoWithOneLine) {
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  for (const char* name : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"}) env.remove(QString::fromLatin1(name));
+  const ProcessRun r = run_viewer({QString::fromStdString(warlog::testing::sample_store().dir.string())}, env);
+  EXPECT_EQ(r.exit_code, kExitUsage) << r.err.toStdString();
+  EXPECT_TRUE(r.err.startsWith(QStringLiteral("warlog-viewer: no display"))) << r.err.toStdString();
+  EXPECT_EQ(r.err.count(QLatin1Char('\n')), 1) << r.err.toStdString();
+
+  // --help needs no display.
+  EXPECT_EQ(run_viewer({QStringLiteral("--help")}, env).exit_code, 0);
 }
 
 TEST(ViewerExecutable, HelpExitsZero) {
