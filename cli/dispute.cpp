@@ -240,10 +240,10 @@ CLI::App* add_dispute(CLI::App& app, DisputeArgs& a) {
   d->footer(
       "Disputes are kept beside the game, never in it: the events stay as recorded.\n"
       "A dispute is named GAME:SEQ:N (game, the disputed event, N-th annotation there).\n"
-      "Example:\n"
-      "  warlog dispute add --game 1 --seq 27 --claim \"Bruno drew three cards\" --by Alice --cite MUS-a.draw\n"
-      "  warlog dispute resolve 1:27:0 --ruling \"Two cards per Muster\" --by Judge --expect MUS-a.draw\n"
-      "  warlog dispute export-test 1:27:0 --name spine_first_blood_seq27");
+      "Example (game 1 is samples/games/cut_off.wlog when the samples are imported as the README does):\n"
+      "  warlog dispute add --game 1 --seq 122 --claim \"the Archer on e3 was Lost and fought\" --by Ines --cite WAR-C.lost\n"
+      "  warlog dispute resolve 1:122:0 --ruling \"Upheld: a Lost Troop cannot fight\" --by Judge --expect WAR-C.lost\n"
+      "  warlog dispute export-test 1:122:0 --name cut_off_seq122");
   auto store = [&a](CLI::App* sub) {
     sub->add_option("--store", a.store, "Store directory (default: $WARLOG_STORE, else .warlog/store)");
   };

@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
       "  warlog verify                           check every game's hash chain\n"
       "  warlog rule-diff --candidate new.toml   which games a rule change affects, and where\n"
       "  warlog rules                            list every rule the engine enforces\n"
-      "  warlog dispute add --game 1 --seq 27 --claim TEXT --by NAME   record a dispute beside the log\n"
+      "  warlog dispute add --game 1 --seq 122 --claim TEXT --by NAME  record a dispute beside the log\n"
       "  warlog sign --game 1 --key KEYFILE --signer NAME   sign a game (keygen makes the key)\n"
       "  warlog generate --games 100 --seed 1    random legal games, for scale tests\n"
       "Run 'warlog VERB --help' for a verb's options.");
