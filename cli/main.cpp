@@ -72,10 +72,16 @@ int main(int argc, char** argv) {
   CLI::App* verify = app.add_subcommand("verify", "Walk each game's hash chain and report the first broken link");
   add_store(verify);
   verify->add_option("--game", opts.games, "Game id(s) to verify (default: all)");
+  verify->footer("Checks each event's key and sequence, that its bytes decode, that its prev_hash chains to the\n"
+                 "event before, the head hash in the game's metadata and any signatures.\n"
+                 "Exit 0 when every chain is intact, 1 when one is broken (the first broken link is named),\n"
+                 "2 on error.");
 
   CLI::App* list = app.add_subcommand("list", "List the games in the store");
   add_store(list);
   list->add_option("--format", opts.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  list->footer("One line per game: id, date, events, title, players and allegiances. The ids are what\n"
+               "--game takes everywhere, and are given in import order.");
 
   CLI::App* exp = app.add_subcommand("export", "Print a stored game as notation, JSON Lines or Cap'n Proto");
   add_store(exp);
@@ -90,6 +96,9 @@ int main(int argc, char** argv) {
 
   CLI::App* rules = app.add_subcommand("rules", "List every rule: id, citation, severity, basis, ruleset option");
   rules->add_option("--format", opts.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  rules->footer("Every finding names one of these ids; its citation is the rules section it implements.\n"
+                "basis 'assumed' marks rules resting on an unpublished page (docs/rulings.md says how each was read);\n"
+                "the option is the ruleset TOML key that changes the rule.");
 
   GenerateArgs generate_args;
   CLI::App* generate = add_generate(app, opts, generate_args);
