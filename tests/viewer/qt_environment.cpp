@@ -4,9 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
-#include <QStandardPaths>
+#include <QTemporaryDir>
 
 #include <memory>
+#include <stdexcept>
 
 namespace {
 
@@ -14,8 +15,12 @@ class QtEnvironment : public ::testing::Environment {
  public:
   void SetUp() override {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    // Settings (recent stores, layout) go to a test location, not the user's.
-    QStandardPaths::setTestModeEnabled(true);
+    // Settings (recent stores, layout) go to a directory of this process's
+    // own, not the user's and not one shared with the other test processes
+    // ctest runs at the same time (a shared one let a live-follow test's
+    // store become the most recent while another test read the list).
+    if (!settings_.isValid()) throw std::runtime_error("no temporary directory for the test settings");
+    qputenv("XDG_CONFIG_HOME", settings_.path().toLocal8Bit());
     app_ = std::make_unique<QApplication>(argc_, argv_);
     QCoreApplication::setOrganizationName(QStringLiteral("warlog-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("test_viewer"));
@@ -26,6 +31,7 @@ class QtEnvironment : public ::testing::Environment {
   int argc_ = 1;
   char name_[16] = "test_viewer";
   char* argv_[2] = {name_, nullptr};
+  QTemporaryDir settings_;
   std::unique_ptr<QApplication> app_;
 };
 
