@@ -135,13 +135,17 @@ def viewer_table(viewer, disputed, memory_path, long_events, seeker, both):
         d, dc, dw = latency(disputed.get("viewer/" + name))
         rows.append((what + f", {fmt_num(long_events)}-event game", q, d, "≤ 16 ms", verdicts((qc, qw), (dc, dw))))
 
-    def sort(run):
+    def with_findings(run):
+        """A run's mean time, and the findings of the game it ran on."""
         if not run:
             return "n/a"
         return f"{fmt_num(run['real_time'], 'ms')} ({fmt_num(run.get('findings'), 'findings')})"
-    rows.append(("sort the \"All findings\" table by a column (Rule, Message or Seq; mean of 3)",
-                 sort(viewer.get("viewer/window_sort_findings")), sort(disputed.get("viewer/window_sort_findings")),
-                 "", "n/a"))
+    for name, what in [("window_sort_findings",
+                        "sort the \"All findings\" table by a column (Rule, Message or Seq; mean of 3)"),
+                       ("open_game",
+                        "open the game: the survey's one fold (findings, outline, figures), then the first moment")]:
+        rows.append((what, with_findings(viewer.get("viewer/" + name)), with_findings(disputed.get("viewer/" + name)),
+                     "", "n/a"))
 
     store = viewer.get("viewer/open_store")
     if store:
@@ -150,14 +154,6 @@ def viewer_table(viewer, disputed, memory_path, long_events, seeker, both):
         met = (ms <= 500) if games >= 10000 else "n/a (fewer than 10,000 games in quick mode)"
         rows.append((f"open a store of {fmt_num(games)} games (window listed and painted)", fmt_num(ms, "ms"), "",
                      "≤ 500 ms for 10,000 games", met if isinstance(met, str) else ("yes" if met else "**no**")))
-
-    def open_game(run):
-        if not run:
-            return "n/a"
-        return f"{fmt_num(run['real_time'], 'ms')} ({fmt_num(run.get('findings'), 'findings')})"
-    rows.append(("open the game: the survey's one fold (findings, outline, figures), then the first moment",
-                 open_game(viewer.get("viewer/open_game")), open_game(disputed.get("viewer/open_game")),
-                 "", "n/a"))
 
     def mem(m):
         if not m:

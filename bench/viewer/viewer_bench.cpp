@@ -71,6 +71,18 @@ double status_mib(std::string_view key) {
   return 0;
 }
 
+// A window on `dir` at 1280x800 showing its game 1, shown and settled (what
+// `warlog-viewer DIR --game 1` does before the first step).
+std::unique_ptr<viewer::MainWindow> open_window(const std::string& dir) {
+  auto window = std::make_unique<viewer::MainWindow>(open_archive(dir));
+  or_throw(window->load_games());
+  or_throw(window->open_game(1));
+  window->resize(1280, 800);
+  window->show();
+  settle();
+  return window;
+}
+
 // viewer/open_store: a new window lists the store's games (what `warlog-viewer
 // STORE` does before the first paint), then paints once.
 void open_store(benchmark::State& state, const ViewerConfig& c) {
@@ -132,12 +144,8 @@ void session_moves(benchmark::State& state, const ViewerConfig& c, bool jumps) {
 // of the long game, each move settled and painted.
 enum class Move { StepEnd, JumpRandom, NextPhase };
 void window_moves(benchmark::State& state, const ViewerConfig& c, Move move) {
-  viewer::MainWindow window(open_archive(c.long_store));
-  or_throw(window.load_games());
-  or_throw(window.open_game(1));
-  window.resize(1280, 800);
-  window.show();
-  settle();
+  auto owned = open_window(c.long_store);
+  viewer::MainWindow& window = *owned;
   viewer::GameSession& s = *window.session();
   s.last();
   settle();
@@ -183,12 +191,8 @@ void window_moves(benchmark::State& state, const ViewerConfig& c, Move move) {
 // table: the proxy sorts the game's whole findings list by Rule, then
 // Message, then Seq (in turn, one per iteration), settled and painted.
 void window_sort_findings(benchmark::State& state, const ViewerConfig& c) {
-  viewer::MainWindow window(open_archive(c.long_store));
-  or_throw(window.load_games());
-  or_throw(window.open_game(1));
-  window.resize(1280, 800);
-  window.show();
-  settle();
+  auto owned = open_window(c.long_store);
+  viewer::MainWindow& window = *owned;
   const int columns[] = {viewer::FindingsModel::Rule, viewer::FindingsModel::Message, viewer::FindingsModel::Seq};
   int i = 0;
   for (auto _ : state) {
@@ -201,15 +205,11 @@ void window_sort_findings(benchmark::State& state, const ViewerConfig& c) {
 // --memory DIR: the window on DIR's game 1 at its end, then `steps` steps.
 int memory_run(const std::string& dir, std::size_t steps) {
   const double before = status_mib("RssAnon");
-  viewer::MainWindow window(open_archive(dir));
-  or_throw(window.load_games());
   QElapsedTimer clock;
   clock.start();
-  or_throw(window.open_game(1));
+  auto owned = open_window(dir);  // listing, survey, first paint
   const double open_ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-  window.resize(1280, 800);
-  window.show();
-  settle();
+  viewer::MainWindow& window = *owned;
   viewer::GameSession& s = *window.session();
   s.last();
   settle();
