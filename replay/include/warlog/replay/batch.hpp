@@ -10,8 +10,10 @@
 namespace warlog::replay {
 
 // Calls work(i) for i in [0, count) on `jobs` threads (0: one per core).
-// `progress(done)` is called on the calling thread as items finish, at most
-// every few milliseconds and once at the end. Returns when all are done.
+// `progress(done)` is called on the calling thread as items finish (throttle
+// it in the callee) and once at the end with count. With one job everything
+// runs on the calling thread; otherwise the caller sleeps on a condition
+// variable, never a timer, and returns as the last item finishes.
 // `work` must not throw.
 void parallel_for(std::size_t count, unsigned jobs, const std::function<void(std::size_t)>& work,
                   const std::function<void(std::size_t done)>& progress);
