@@ -83,6 +83,7 @@ int main(int argc, char** argv) {
     config.long_game = open(config.data / "long");
     warlog::bench::register_store_benchmarks(config);
     warlog::bench::register_replay_benchmarks(config);
+    warlog::bench::register_notation_benchmarks();
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
   } catch (const std::exception& e) {

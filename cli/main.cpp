@@ -40,7 +40,10 @@ int main(int argc, char** argv) {
   import->add_option("files", opts.files, "Game files; each becomes one game, all or nothing")->required();
   import->add_option("--catalog", opts.catalog, "Card catalog CSV for files without a [Catalog] tag");
   import->add_option("--ruleset", opts.ruleset, "Ruleset TOML for files without a [Ruleset] tag");
-  import->footer("Errors are reported as FILE:LINE:COL with a hint; a file with errors writes nothing.");
+  import->footer("Errors are reported as FILE:LINE:COL with a hint; a file with errors writes nothing.\n"
+                 "Files are read only when regular and within a limit: a game 64 MiB, a catalog or ruleset\n"
+                 "16 MiB, a deck 1 MiB, any line 64 KiB. Text must be UTF-8 without control characters\n"
+                 "(docs/notation.md > Files named in tags).");
 
   CLI::App* audit = app.add_subcommand("audit", "Fold games and report every finding with its rule section");
   add_store(audit);

@@ -319,6 +319,29 @@ def main():
         f"p99 {fmt_num(sp99c, 'ms')} on-CPU, the replay Seeker's step alone",
         f"{wp99c / sp99c:.0f}× on-CPU" if wp99c and sp99c else "n/a", "≤ 16 ms", both(wp99c, wp99, 16.0))
 
+    # 9. Hostile notation lines: the lexer is linear, an overlong line is refused unread.
+    def cpu_secs(name):
+        """This thread's CPU seconds per iteration: on a shared machine the wall clock measures the others."""
+        b = runs.get(name)
+        if not b or b.get("cpu_time") is None:
+            return None
+        return b["cpu_time"] * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b.get("time_unit", "ns")]
+
+    lex = {m: cpu_secs(f"notation/lex_line/{m}MiB") for m in (1, 2, 4)}
+    ms = lambda x: fmt_num(x * 1e3 if x is not None else None, "ms")
+    linear = lex[1] is not None and lex[4] is not None
+    row("lex one long line of tokens (`notation/lex_line`, 1, 2 and 4 MiB, CPU time; was quadratic: 1 MB took 6 s)",
+        ", ".join(f"{m} MiB {ms(lex[m])}" for m in (1, 2, 4)), f"{ms(lex[1])} for 1 MiB",
+        f"{lex[4] / lex[1]:.2f}× for 4× the bytes" if linear else "n/a", "linear: 4 MiB ≤ 5× 1 MiB",
+        lex[4] <= 5 * lex[1] if linear else None)
+    refuse = {m: cpu_secs(f"notation/parse_long_line/{m}MiB") for m in (1, 2, 4)}
+    row("parse a game holding one 1, 2 or 4 MiB line (`notation/parse_long_line`, CPU time: refused with its "
+        "line:col, only 64 KiB of it read)", ", ".join(f"{m} MiB {ms(refuse[m])}" for m in (1, 2, 4)),
+        f"{ms(lex[4])} to lex the 4 MiB line",
+        f"{refuse[4] / refuse[1]:.2f}× from 1 to 4 MiB" if refuse[4] and refuse[1] else "n/a",
+        "flat: 4 MiB ≤ 2× 1 MiB (the line is not lexed)",
+        refuse[4] <= 2 * refuse[1] if refuse[4] and refuse[1] else None)
+
     viewer_rows = viewer_table(viewer, disputed, os.path.join(a.results, "viewer_memory.jsonl"), long_events,
                                runs.get("step/end", {}), both)
 

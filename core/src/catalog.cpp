@@ -8,8 +8,9 @@
 
 #include "csv.hpp"
 #include "notation_lex.hpp"  // edit_distance, shared with the notation's hints
-#include "text_file.hpp"
 #include "warlog/core/hash.hpp"
+#include "warlog/core/text.hpp"
+#include "warlog/core/text_file.hpp"
 
 namespace warlog::core {
 
@@ -64,6 +65,12 @@ const Card* Catalog::find(std::string_view name) const noexcept {
 namespace {
 
 char fold_case(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+
+std::size_t character_count(std::string_view s) {
+  std::size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
 
 }  // namespace
 
@@ -168,7 +175,7 @@ Expected<Catalog> parse_catalog_csv(std::string_view text) {
       return make_error(ErrorCode::InvalidArgument,
                         fmt::format("{}:{}: unknown column '{}' (expected one of name, faction, type, rarity, "
                                     "cost, supply, morale, vigor, vitality, quirks, threshold, text)",
-                                    header.line, i + 1, header.cells[i]));
+                                    header.line, i + 1, clip_for_message(header.cells[i])));
     }
     have_name = have_name || *col == Column::Name;
     columns.push_back(col);
@@ -181,13 +188,31 @@ Expected<Catalog> parse_catalog_csv(std::string_view text) {
     const detail::CsvRow& row = (*rows)[r];
     if (row.cells.size() == 1 && lower_trimmed(row.cells[0]).empty()) continue;  // blank line
     if (!row.cells.empty() && !row.cells[0].empty() && row.cells[0][0] == '#') continue;  // a comment row
+    // A short row used to leave its last columns at 0 without a word.
+    if (row.cells.size() < columns.size()) {
+      return make_error(ErrorCode::InvalidArgument,
+                        fmt::format("{}:1: a row of {} cell{}, but the header names {} columns", row.line,
+                                    row.cells.size(), row.cells.size() == 1 ? "" : "s", columns.size()));
+    }
+    for (std::size_t i = columns.size(); i < row.cells.size(); ++i) {
+      if (!lower_trimmed(row.cells[i]).empty()) {
+        return make_error(ErrorCode::InvalidArgument,
+                          fmt::format("{}:{}: a cell past the header's {} columns: '{}'", row.line, i + 1,
+                                      columns.size(), clip_for_message(row.cells[i])));
+      }
+    }
     Card card;
     for (std::size_t i = 0; i < row.cells.size() && i < columns.size(); ++i) {
       const std::string& cell = row.cells[i];
       auto bad = [&](std::string_view what) {
         return make_error(ErrorCode::InvalidArgument,
-                          fmt::format("{}:{}: {} '{}'", row.line, i + 1, what, cell));
+                          fmt::format("{}:{}: {} '{}'", row.line, i + 1, what, clip_for_message(cell)));
       };
+      if (const auto at = invalid_utf8_at(cell)) {
+        return make_error(ErrorCode::InvalidArgument,
+                          fmt::format("{}:{}: invalid UTF-8 (byte 0x{:02x}); save the catalog as UTF-8", row.line,
+                                      i + 1, static_cast<unsigned char>(cell[*at])));
+      }
       auto number = [&](std::int16_t& out) -> bool {
         const std::string t = lower_trimmed(cell);
         if (t.empty()) {
@@ -196,7 +221,9 @@ Expected<Catalog> parse_catalog_csv(std::string_view text) {
         }
         int v = 0;
         const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-        if (ec != std::errc{} || p != t.data() + t.size() || v < -999 || v > 999) return false;
+        // No printed value is negative: costs, supplies, Morale, Vigor,
+        // Vitality and Thresholds count up from 0.
+        if (ec != std::errc{} || p != t.data() + t.size() || v < 0 || v > 999) return false;
         out = static_cast<std::int16_t>(v);
         return true;
       };
@@ -206,6 +233,15 @@ Expected<Catalog> parse_catalog_csv(std::string_view text) {
           while (!n.empty() && n.front() == ' ') n.remove_prefix(1);
           while (!n.empty() && n.back() == ' ') n.remove_suffix(1);
           card.name = std::string(n);
+          if (const auto fault = check_text(card.name); fault || card.name.find('\n') != std::string::npos) {
+            return bad(fault ? "a card name holding " + fault->reason + ":"
+                             : std::string("a card name holding a line break:"));
+          }
+          if (const std::size_t chars = character_count(card.name); chars > kMaxCardNameChars) {
+            return make_error(ErrorCode::InvalidArgument,
+                              fmt::format("{}:{}: a card name of {} characters, over the limit of {}: '{}'",
+                                          row.line, i + 1, chars, kMaxCardNameChars, clip_for_message(card.name)));
+          }
           break;
         }
         case Column::Faction: {
@@ -227,12 +263,12 @@ Expected<Catalog> parse_catalog_csv(std::string_view text) {
           card.rarity = *rr;
           break;
         }
-        case Column::Cost: if (!number(card.provision_cost)) return bad("expected a whole number for cost, found"); break;
-        case Column::Supply: if (!number(card.provision_supply)) return bad("expected a whole number for supply, found"); break;
-        case Column::Morale: if (!number(card.morale)) return bad("expected a whole number for morale, found"); break;
-        case Column::Vigor: if (!number(card.vigor)) return bad("expected a whole number for vigor, found"); break;
-        case Column::Vitality: if (!number(card.vitality)) return bad("expected a whole number for vitality, found"); break;
-        case Column::Threshold: if (!number(card.threshold)) return bad("expected a whole number for threshold, found"); break;
+        case Column::Cost: if (!number(card.provision_cost)) return bad("expected a whole number from 0 to 999 for cost, found"); break;
+        case Column::Supply: if (!number(card.provision_supply)) return bad("expected a whole number from 0 to 999 for supply, found"); break;
+        case Column::Morale: if (!number(card.morale)) return bad("expected a whole number from 0 to 999 for morale, found"); break;
+        case Column::Vigor: if (!number(card.vigor)) return bad("expected a whole number from 0 to 999 for vigor, found"); break;
+        case Column::Vitality: if (!number(card.vitality)) return bad("expected a whole number from 0 to 999 for vitality, found"); break;
+        case Column::Threshold: if (!number(card.threshold)) return bad("expected a whole number from 0 to 999 for threshold, found"); break;
         case Column::Quirks: {
           const auto q = quirks_from(cell);
           if (!q) return bad("unknown quirk (expected shotte, burrow, shocked or phase) in");
@@ -247,18 +283,23 @@ Expected<Catalog> parse_catalog_csv(std::string_view text) {
     }
     if (const auto it = seen.find(card.name); it != seen.end()) {
       return make_error(ErrorCode::InvalidArgument,
-                        fmt::format("{}:1: duplicate card name '{}' (first on line {})", row.line, card.name,
+                        fmt::format("{}:1: duplicate card name '{}' (first on line {})", row.line,
+                                    clip_for_message(card.name),
                                     (*rows)[it->second].line));
     }
     seen.emplace(card.name, r);
     cards.push_back(std::move(card));
+  }
+  if (cards.empty()) {
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("{}:1: the catalog has no cards: a header row and nothing under it", header.line));
   }
   if (cards.size() > 0xFFFF) return make_error(ErrorCode::InvalidArgument, "a catalog holds at most 65535 cards");
   return Catalog(std::move(cards), content_hash(text));
 }
 
 Expected<Catalog> load_catalog(const std::string& path) {
-  auto text = detail::read_text_file(path);
+  auto text = read_text_file(path, kMaxCatalogFileBytes, "catalog file");
   if (!text) return tl::unexpected(text.error());
   auto cat = parse_catalog_csv(*text);
   if (!cat) return make_error(cat.error().code, path + ":" + cat.error().message);

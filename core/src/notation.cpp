@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "notation_parser.hpp"
+#include "warlog/core/text.hpp"
 
 namespace warlog::core {
 
@@ -26,7 +27,23 @@ Parser::Parser(std::string_view file_name, const Catalog& cat, const std::string
 void Parser::feed(const SourceLine& line) {
   line_no = line.number;
   last_line = line.number;
+  if (line.text.size() > kMaxNotationLineBytes) {
+    // Refused unread: only the first kMaxNotationLineBytes are looked at,
+    // to find the column where the line goes over.
+    const std::uint32_t col = column(line.text.substr(0, kMaxNotationLineBytes), kMaxNotationLineBytes);
+    last_line_end_col = col;
+    report(col, fmt::format("a line of at most {} bytes", kMaxNotationLineBytes),
+           fmt::format("a line of {} bytes", line.text.size()), "no line of a game comes near; is this a notation file?");
+    return;
+  }
   last_line_end_col = column(line.text, line.text.size());
+  if (const auto bad = invalid_utf8_at(line.text)) {
+    // The store refuses such text anyway; here it has a line and a column.
+    report(column(line.text, *bad), "UTF-8 text",
+           fmt::format("the byte 0x{:02x}", static_cast<unsigned char>(line.text[*bad])),
+           "save the file as UTF-8");
+    return;
+  }
   const LexedLine lexed = lex(line.text);
   if (lexed.error) {
     report(lexed.error->col, lexed.error->expected, lexed.error->found, lexed.error->hint);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "notation_lex.hpp"
+#include "warlog/core/text.hpp"
 #include "warlog/core/notation.hpp"
 
 namespace warlog::core {
@@ -20,7 +21,7 @@ std::string word_at(std::string_view s, std::size_t i) {
   std::size_t end = i;
   while (end < s.size() && !blank(s[end]) && s[end] != '#') ++end;
   if (end == i) return "end of line";
-  return "'" + std::string(s.substr(i, end - i)) + "'";
+  return "'" + clip_for_message(s.substr(i, end - i)) + "'";
 }
 
 }  // namespace
@@ -35,6 +36,16 @@ std::vector<DeckEntry> parse_deck_entries(std::string_view text, std::vector<Dec
     auto issue = [&](std::size_t at, std::string expected, std::string found) {
       issue_col(column(s, at), std::move(expected), std::move(found));
     };
+    if (s.size() > kMaxNotationLineBytes) {
+      issue_col(column(s.substr(0, kMaxNotationLineBytes), kMaxNotationLineBytes),
+                fmt::format("a line of at most {} bytes", kMaxNotationLineBytes),
+                fmt::format("a line of {} bytes", s.size()));
+      continue;
+    }
+    if (const auto bad = invalid_utf8_at(s)) {
+      issue(*bad, "UTF-8 text", fmt::format("the byte 0x{:02x}", static_cast<unsigned char>(s[*bad])));
+      continue;
+    }
     std::size_t i = 0;
     while (i < s.size() && blank(s[i])) ++i;
     if (i == s.size() || s[i] == '#') continue;
@@ -79,6 +90,10 @@ std::vector<DeckEntry> parse_deck_entries(std::string_view text, std::vector<Dec
       if (end == std::string_view::npos) end = s.size();
       while (end > i && blank(s[end - 1])) --end;
       e.card = std::string(s.substr(i, end - i));
+      if (const auto fault = check_text(e.card)) {
+        issue(i + fault->offset, "a card name", fault->reason);
+        continue;
+      }
     }
     entries.push_back(std::move(e));
   }

@@ -6,6 +6,7 @@
 
 #include "notation_lex.hpp"
 #include "notation_parser.hpp"
+#include "warlog/core/text.hpp"
 #include "warlog/core/notation.hpp"
 
 namespace warlog::core::notation {
@@ -155,15 +156,35 @@ void Parser::deck_tag(Cursor& c, Seat seat, bool orders) {
   }
   std::vector<DeckIssue> issues;
   std::vector<DeckEntry> entries = parse_deck_entries(*deck_text, issues);
-  for (DeckIssue& i : issues) report_at(ref.text, i.line, i.col, std::move(i.expected), std::move(i.found), where);
+  // A tag can name any file ([Army1 "/etc/passwd"]): a deck file yields one
+  // error, quoting (clipped) at most the one line it is about, and counts
+  // the rest, so a file that is not a deck is never echoed line by line.
+  struct DeckError {
+    std::uint32_t line = 0;
+    std::uint32_t col = 0;
+    std::string expected, found, hint;
+  };
+  std::vector<DeckError> deck_errors;
+  for (DeckIssue& i : issues) deck_errors.push_back({i.line, i.col, std::move(i.expected), std::move(i.found), {}});
   for (DeckEntry& e : entries) {
     if (catalog.find(e.card) == nullptr) {
       const std::string best = catalog.closest(e.card);
-      report_at(ref.text, e.line, e.card_col, "a card of the catalog", quote(e.card),
-                best.empty() ? where : fmt::format("did you mean {}? {}", quote(best), where));
+      deck_errors.push_back({e.line, e.card_col, "a card of the catalog", quote(clip_for_message(e.card)),
+                             best.empty() ? std::string{} : fmt::format("did you mean {}? ", quote(best))});
     }
     out.push_back(CardCount{std::move(e.card), e.count});
   }
+  if (deck_errors.empty()) return;
+  std::stable_sort(deck_errors.begin(), deck_errors.end(), [](const DeckError& a, const DeckError& b) {
+    return a.line != b.line ? a.line < b.line : a.col < b.col;
+  });
+  DeckError& first = deck_errors.front();
+  std::string hint = first.hint + where;
+  if (deck_errors.size() > 1) {
+    hint += fmt::format("; {} more error{} in this deck file", deck_errors.size() - 1,
+                        deck_errors.size() == 2 ? "" : "s");
+  }
+  report_at(ref.text, first.line, first.col, std::move(first.expected), std::move(first.found), std::move(hint));
 }
 
 void Parser::finish_header(const Token* first_body_token) {
@@ -202,6 +223,7 @@ namespace warlog::core {
 NotationRefs notation_refs(std::string_view text) {
   NotationRefs refs;
   for (const notation::SourceLine& line : notation::split_lines(text)) {
+    if (line.text.size() > kMaxNotationLineBytes) continue;  // parse_notation refuses it
     const notation::LexedLine lexed = notation::lex(line.text);
     if (lexed.error) continue;
     const auto& tk = lexed.tokens;

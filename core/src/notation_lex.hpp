@@ -61,7 +61,8 @@ struct LexedLine {
 // Tokenizes one line; '#' outside a string starts a comment.
 [[nodiscard]] LexedLine lex(std::string_view line);
 
-// How an error message shows a token: 'b2', "Ironclaw Lancer", end of line.
+// How an error message shows a token: 'b2', "Ironclaw Lancer", end of line;
+// at most kMaxQuotedChars characters of it.
 [[nodiscard]] std::string describe(const Token& t);
 
 // A string literal for `s`, escaping '"', '\\' and newlines.

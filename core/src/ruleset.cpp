@@ -5,8 +5,9 @@
 #include <toml++/toml.h>
 #include <variant>
 
-#include "text_file.hpp"
 #include "warlog/core/catalog.hpp"
+#include "warlog/core/text.hpp"
+#include "warlog/core/text_file.hpp"
 
 namespace warlog::core {
 
@@ -55,6 +56,21 @@ std::string where(const toml::source_region& r) {
   return fmt::format("{}:{}", r.begin.line, r.begin.column);
 }
 
+// Options that bound each other: a deck minimum above its maximum left
+// every deck illegal without saying why.
+Expected<void> check_ranges(const toml::table& root, const Ruleset& r) {
+  auto check = [&](std::string_view lo_key, int lo, std::string_view hi_key, int hi) -> Expected<void> {
+    if (lo <= hi) return {};
+    const toml::node* at = root.at_path(fmt::format("deck.{}", lo_key)).node();
+    if (at == nullptr) at = root.at_path(fmt::format("deck.{}", hi_key)).node();
+    const std::string pos = at != nullptr ? where(at->source()) : std::string("1:1");
+    return make_error(ErrorCode::InvalidArgument, fmt::format("{}: deck.{} ({}) is above deck.{} ({})", pos, lo_key,
+                                                              lo, hi_key, hi));
+  };
+  if (auto ok = check("min", r.deck_min, "max", r.deck_max); !ok) return ok;
+  return check("orders_min", r.orders_min, "orders_max", r.orders_max);
+}
+
 }  // namespace
 
 Expected<Ruleset> parse_ruleset_toml(std::string_view text) {
@@ -67,6 +83,7 @@ Expected<Ruleset> parse_ruleset_toml(std::string_view text) {
   }
 
   Ruleset rules;
+  std::size_t options_set = 0;
   // Named references, not structured bindings: clang 14 (the fuzz preset)
   // cannot capture a structured binding in the lambda below.
   for (const auto& section_entry : root) {
@@ -76,7 +93,7 @@ Expected<Ruleset> parse_ruleset_toml(std::string_view text) {
     if (section == nullptr) {
       return make_error(ErrorCode::InvalidArgument,
                         fmt::format("{}: '{}' must be a [section] (ruleset, deck, muster, attrition, wip, rulings)",
-                                    where(section_node.source()), section_key.str()));
+                                    where(section_node.source()), clip_for_message(section_key.str())));
     }
     for (const auto& entry : *section) {
       const toml::key& key = entry.first;
@@ -88,7 +105,8 @@ Expected<Ruleset> parse_ruleset_toml(std::string_view text) {
       if (opt == nullptr) {
         return make_error(ErrorCode::InvalidArgument,
                           fmt::format("{}: unknown option '{}.{}' (see samples/rulesets/standard.toml)",
-                                      where(key.source()), section_key.str(), key.str()));
+                                      where(key.source()), clip_for_message(section_key.str()),
+                                      clip_for_message(key.str())));
       }
       std::optional<Error> err;
       std::visit(
@@ -123,14 +141,24 @@ Expected<Ruleset> parse_ruleset_toml(std::string_view text) {
           },
           opt->field);
       if (err) return tl::unexpected(*err);
+      ++options_set;
     }
   }
+  // A file that sets nothing used to read as the standard ruleset: an empty
+  // file, one of comments only, or sections with no options under them.
+  if (options_set == 0) {
+    const bool blank = text.find_first_not_of(" \t\r\n") == std::string_view::npos;
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("1:1: {}: expected a [section] with options, as in samples/rulesets/standard.toml",
+                                  blank ? "empty ruleset file" : "the ruleset sets no option"));
+  }
+  if (auto ok = check_ranges(root, rules); !ok) return tl::unexpected(ok.error());
   rules.hash = content_hash(text);
   return rules;
 }
 
 Expected<Ruleset> load_ruleset(const std::string& path) {
-  auto text = detail::read_text_file(path);
+  auto text = read_text_file(path, kMaxRulesetFileBytes, "ruleset file");
   if (!text) return tl::unexpected(text.error());
   auto rules = parse_ruleset_toml(*text);
   if (!rules) return make_error(rules.error().code, path + ":" + rules.error().message);

@@ -3,14 +3,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <set>
-#include <sstream>
 
 #include "warlog/core/hash.hpp"
 #include "warlog/core/notation.hpp"
+#include "warlog/core/text_file.hpp"
 #include "warlog/replay/seek.hpp"
 #include "warlog/store/store.hpp"
 #include "context.hpp"
@@ -34,14 +33,10 @@ std::string GameAudit::digest() const { return core::digest(final_state); }
 
 namespace {
 
-Expected<std::string> read_file(const fs::path& path) {
-  std::error_code ec;
-  if (!fs::exists(path, ec)) return make_error(ErrorCode::NotFound, fmt::format("no such file: {}", path.string()));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(ErrorCode::IoError, fmt::format("cannot read {}", path.string()));
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
+// Every file import reads goes through core's bounded reader: regular files
+// only, each kind under its limit (core/text_file.hpp).
+Expected<std::string> read_file(const fs::path& path, std::size_t max_bytes, std::string_view what) {
+  return core::read_text_file(path.string(), max_bytes, what);
 }
 
 // The value of the [Ruleset]/[Catalog] tag, or nullopt when the file has none.
@@ -131,7 +126,7 @@ struct Archive::Prepared {
 tl::expected<Archive::Prepared, ImportFailure> Archive::prepare_file(const std::string& path,
                                                                      const ImportOptions& options) const {
   auto fail = [](Error e) { return tl::unexpected(ImportFailure{std::move(e), {}}); };
-  auto text = read_file(path);
+  auto text = read_file(path, core::kMaxGameFileBytes, "game file");
   if (!text) return fail(text.error());
   const fs::path dir = fs::path(path).parent_path();
   const core::NotationRefs refs = core::notation_refs(*text);
@@ -148,6 +143,9 @@ tl::expected<Archive::Prepared, ImportFailure> Archive::prepare_file(const std::
   // already in this store; anything else is a file.
   auto load = [&](const char* tag, const std::optional<std::string>& fallback, const char* flag,
                   store::BlobKind kind) -> Expected<std::pair<std::string, std::string>> {
+    const bool is_catalog = kind == store::BlobKind::Catalog;
+    const std::size_t limit = is_catalog ? core::kMaxCatalogFileBytes : core::kMaxRulesetFileBytes;
+    const std::string_view what = is_catalog ? "catalog file" : "ruleset file";
     if (auto t = header_tag(refs, tag); t && core::digest_from_hex(*t)) {
       auto bytes = blob(*store_, kind, *t, tag);
       if (bytes) return std::pair{std::string(tag) + " " + t->substr(0, 12), std::move(*bytes)};
@@ -156,7 +154,7 @@ tl::expected<Archive::Prepared, ImportFailure> Archive::prepare_file(const std::
                                                            "with {}",
                                                            tag, t->substr(0, 12), flag));
       }
-      auto file = read_file(*fallback);
+      auto file = read_file(*fallback, limit, what);
       if (!file) return tl::unexpected(file.error());
       if (core::content_hash(*file) != *t) {
         return make_error(ErrorCode::InvalidArgument,
@@ -167,7 +165,7 @@ tl::expected<Archive::Prepared, ImportFailure> Archive::prepare_file(const std::
     }
     auto file = resolve(tag, fallback, flag);
     if (!file) return tl::unexpected(file.error());
-    auto bytes = read_file(*file);
+    auto bytes = read_file(*file, limit, what);
     if (!bytes) return tl::unexpected(bytes.error());
     return std::pair{*file, std::move(*bytes)};
   };
@@ -185,7 +183,9 @@ tl::expected<Archive::Prepared, ImportFailure> Archive::prepare_file(const std::
   auto ruleset = core::parse_ruleset_toml(*ruleset_text);
   if (!ruleset) return fail(Error{ruleset.error().code, *ruleset_path + ":" + ruleset.error().message});
 
-  const core::DeckLoader load_deck = [&dir](const std::string& ref) { return read_file(dir / ref); };
+  const core::DeckLoader load_deck = [&dir](const std::string& ref) {
+    return read_file(dir / ref, core::kMaxDeckFileBytes, "deck file");
+  };
   core::ParseResult parsed = core::parse_notation(*text, path, *catalog, ruleset->hash, load_deck);
   if (!parsed.ok()) {
     return tl::unexpected(ImportFailure{Error{ErrorCode::InvalidArgument, "notation errors"}, std::move(parsed.errors)});

@@ -121,6 +121,11 @@ Expected<const core::GameCreated*> check_new_stream(std::span<const core::Event>
                         fmt::format("import: event {} is a second GameCreated", i));
     }
   }
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (auto ok = core::check_event_text(events[i]); !ok) {
+      return make_error(ErrorCode::InvalidArgument, fmt::format("import: event {}: {}", i, ok.error().message));
+    }
+  }
   return &std::get<core::GameCreated>(events[0].payload);
 }
 
@@ -227,6 +232,10 @@ Expected<core::Seq> Store::append(core::GameId game, core::Seq expected_next_seq
     if (is_game_created(events[i])) {
       return make_error(ErrorCode::InvalidArgument,
                         fmt::format("append to game {}: event {} is a GameCreated", game, i));
+    }
+    if (auto ok = core::check_event_text(events[i]); !ok) {
+      return make_error(ErrorCode::InvalidArgument,
+                        fmt::format("append to game {}: event {}: {}", game, i, ok.error().message));
     }
   }
   return detail::with_write_txn<core::Seq>(

@@ -4,6 +4,7 @@
 // docs/notation.md › Catalog CSV). A catalog is identified by the BLAKE2b hash
 // of its bytes.
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -49,6 +50,12 @@ struct Card {
 
 using CardIndex = std::uint16_t;
 
+// The longest card name a catalog may hold, in characters. The longest in
+// the sample catalog is 20; 200 leaves room for any printed name and keeps
+// a hostile one from costing an edit distance of 100,000 characters per
+// "did you mean" hint.
+inline constexpr std::size_t kMaxCardNameChars = 200;
+
 class Catalog {
  public:
   Catalog() = default;
@@ -80,8 +87,11 @@ class Catalog {
 // Parses a catalog CSV (RFC 4180 quoting; header row names the columns, in
 // any order): name, faction, type, rarity, cost, supply, morale, vigor,
 // vitality, quirks (space- or ';'-separated: shotte burrow shocked phase),
-// threshold, text. Errors: InvalidArgument "LINE:COL: message" for a bad cell,
-// an unknown column value or a duplicate name.
+// threshold, text. Errors: InvalidArgument "LINE:COL: message" for a bad cell
+// (invalid UTF-8, a negative or non-whole number, an unknown value), an
+// unknown column, a row with fewer cells than the header, a name with a
+// control character or over kMaxCardNameChars, a duplicate name, and a
+// catalog with no cards.
 [[nodiscard]] Expected<Catalog> parse_catalog_csv(std::string_view csv);
 
 // Reads and parses a file; NotFound / IoError when it cannot be read.

@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "warlog/core/error.hpp"
 #include "warlog/core/types.hpp"
 
 namespace warlog::core {
@@ -220,5 +221,12 @@ struct Event {
 
   friend bool operator==(const Event&, const Event&) = default;
 };
+
+// Every text field of `ev` (title, date, hashes, player names, card names,
+// free text) passes check_text (text.hpp): valid UTF-8, no control
+// character but tab and newline. The one check every source's events pass
+// on their way into the store. Error: InvalidArgument naming the field,
+// "GameCreated.seats[1].player: invalid UTF-8 (byte 0xff) at byte 3".
+[[nodiscard]] Expected<void> check_event_text(const Event& ev);
 
 }  // namespace warlog::core

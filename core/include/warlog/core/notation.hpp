@@ -6,6 +6,7 @@
 // every error found is reported (not just the first), each with
 // file:line:col, what was expected, what was found, and a hint.
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -16,6 +17,13 @@
 #include "warlog/core/event.hpp"
 
 namespace warlog::core {
+
+// The longest line a notation or deck file may have, in bytes. A longer
+// line is refused with its file:line:col before it is lexed; the longest
+// line of a real game is a few hundred bytes (a GameCreated of 330 bytes
+// encoded is the largest event seen), and an event over 64 KiB could not be
+// stored anyway.
+inline constexpr std::size_t kMaxNotationLineBytes = 64 * 1024;
 
 struct NotationError {
   std::string file;

@@ -52,7 +52,10 @@ struct Ruleset {
 };
 
 // Parses TOML. Unknown keys are an error (a misspelt option must not be
-// silently ignored). Errors: InvalidArgument "LINE:COL: message".
+// silently ignored), and so are a file that sets no option (empty, comments
+// only, empty sections) and a deck minimum above its maximum (deck.min and
+// deck.max, deck.orders_min and deck.orders_max). Errors: InvalidArgument
+// "LINE:COL: message".
 // The returned ruleset's hash is the content hash of `toml`.
 [[nodiscard]] Expected<Ruleset> parse_ruleset_toml(std::string_view toml);
 
