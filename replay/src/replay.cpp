@@ -30,7 +30,12 @@ std::size_t GameAudit::violations() const noexcept {
   return n;
 }
 
-std::string GameAudit::digest() const { return core::digest(final_state); }
+std::string GameAudit::digest() const { return kept_digest_.empty() ? core::digest(final_state) : kept_digest_; }
+
+void GameAudit::drop_state(bool keep_digest) {
+  kept_digest_ = keep_digest ? core::digest(final_state) : std::string{};
+  final_state = {};
+}
 
 namespace {
 

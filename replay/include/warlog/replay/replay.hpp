@@ -61,8 +61,16 @@ struct GameAudit {
   [[nodiscard]] std::size_t violations() const noexcept;
   // core::digest(final_state): BLAKE2b of the state as text, 64 hex digits.
   // Computed when asked (about 120,000 instructions, a tenth of auditing a
-  // generated game: callgrind, 200 games), for the JSON report and goldens.
+  // generated game: callgrind, 200 games), for the JSON report and goldens;
+  // after drop_state(true), the digest it kept.
   [[nodiscard]] std::string digest() const;
+  // Frees final_state (a report over many games keeps only the findings).
+  // keep_digest: first computes the digest, which digest() then returns;
+  // otherwise digest() is that of an empty state.
+  void drop_state(bool keep_digest);
+
+ private:
+  std::string kept_digest_;
 };
 
 // Overrides for audit: by default a game is audited under the exact ruleset
