@@ -278,6 +278,32 @@ Expected<std::vector<GameSummary>> Archive::games() const {
   return out;
 }
 
+Expected<std::vector<core::GameId>> Archive::game_ids() const {
+  auto reader = store_->reader();
+  if (!reader) return tl::unexpected(reader.error());
+  return reader->game_ids();
+}
+
+Expected<std::vector<Expected<GameSummary>>> Archive::game_list() const {
+  auto reader = store_->reader();
+  if (!reader) return tl::unexpected(reader.error());
+  auto ids = reader->game_ids();
+  if (!ids) return tl::unexpected(ids.error());
+  std::vector<Expected<GameSummary>> out;
+  out.reserve(ids->size());
+  for (const auto id : *ids) {
+    auto m = reader->game(id);
+    if (m) {
+      out.emplace_back(summary_of(*m));
+    } else if (m.error().code == ErrorCode::DataLoss || m.error().code == ErrorCode::Unsupported) {
+      out.emplace_back(tl::unexpected(m.error()));
+    } else {
+      return tl::unexpected(m.error());
+    }
+  }
+  return out;
+}
+
 Expected<GameSummary> Archive::game(core::GameId id) const {
   auto reader = store_->reader();
   if (!reader) return tl::unexpected(reader.error());
