@@ -64,7 +64,8 @@ int run_audit(const Options& opts) {
   }
   auto results = run_all<replay::GameAudit>(o, sel->ids, "audited", [&](core::GameId id) {
     auto a = sel->archive.audit(id, *ao);
-    if (a) a->final_state = {};  // the report needs the findings, not the state
+    // The report needs the findings, and the JSON report the state's digest.
+    if (a) a->drop_state(o.format == "json");
     return a;
   });
 

@@ -17,9 +17,11 @@ Expected<std::vector<core::GameId>> selected_games(const replay::Archive& a, con
   if (!o.games.empty()) {
     ids.assign(o.games.begin(), o.games.end());
   } else {
-    auto all = a.games();
+    // From the keys: a game whose record does not decode is still selected,
+    // and the verb reports it alone.
+    auto all = a.game_ids();
     if (!all) return tl::unexpected(all.error());
-    for (const auto& g : *all) ids.push_back(g.id);
+    ids = std::move(*all);
   }
   // A shard is only a game filter: --shard K/N keeps ids with id % N == K.
   if (o.shard_count > 0) {

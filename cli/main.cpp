@@ -54,7 +54,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "json", "junit"}));
   audit->add_option("--jobs,-j", opts.jobs, "Threads (default: one per core)");
   audit->add_option("--shard", opts.shard, "Only games whose id % N == K, as K/N: one machine's share");
-  audit->footer("Exit 0 when no game has a violation, 1 when any has, 2 on error.\n"
+  audit->footer("Exit 0 when no game has a violation, 1 when any has, 2 on error. A game that cannot be\n"
+                "audited (its record or events damaged, or written by a newer warlog) is one line on stderr\n"
+                "and exit 2; the other games are still audited and reported.\n"
                 "A progress line with rate and ETA is shown when stderr is a terminal.");
 
   CLI::App* diff = app.add_subcommand("rule-diff", "Re-audit games under a changed ruleset or card list: what changes");
@@ -77,14 +79,17 @@ int main(int argc, char** argv) {
   verify->add_option("--game", opts.games, "Game id(s) to verify (default: all)");
   verify->footer("Checks each event's key and sequence, that its bytes decode, that its prev_hash chains to the\n"
                  "event before, the head hash in the game's metadata and any signatures.\n"
-                 "Exit 0 when every chain is intact, 1 when one is broken (the first broken link is named),\n"
-                 "2 on error.");
+                 "Exit 0 when every chain is intact, 1 when one is broken (the first broken link is named;\n"
+                 "a game record that does not decode is broken at seq 0), 2 on error (one line per game that\n"
+                 "cannot be checked, e.g. a record a newer warlog wrote; the other games are still verified).");
 
   CLI::App* list = app.add_subcommand("list", "List the games in the store");
   add_store(list);
   list->add_option("--format", opts.format, "text or json")->check(CLI::IsMember({"text", "json"}));
   list->footer("One line per game: id, date, events, title, players and allegiances. The ids are what\n"
-               "--game takes everywhere, and are given in import order.");
+               "--game takes everywhere, and are given in import order. A game whose record cannot be read\n"
+               "is one line on stderr (game, why) and the others are listed. Exit 0, or 2 when any such\n"
+               "line was printed or on error.");
 
   CLI::App* exp = app.add_subcommand("export", "Print a stored game as notation, JSON Lines or Cap'n Proto");
   add_store(exp);

@@ -82,6 +82,7 @@ int run_verify(const Options& o) {
     }
     // One more line per signature (replay/signatures.hpp): valid, stale or INVALID.
     auto signatures = replay::check_signatures(archive, id);
+    if (!signatures && !v->ok) continue;  // the damage named above (the game's record) stops it too
     if (!signatures) {
       error_line(signatures.error());
       rc = kExitError;
@@ -101,27 +102,38 @@ int run_list(const Options& o) {
     error_line(archive.error());
     return kExitError;
   }
-  auto games = archive->games();
-  if (!games) {
-    error_line(games.error());
+  auto listed = archive->game_list();
+  if (!listed) {
+    error_line(listed.error());
     return kExitError;
+  }
+  // A game whose record cannot be read is one line on stderr; the others are listed.
+  std::vector<replay::GameSummary> games;
+  int rc = kExitClean;
+  for (auto& g : *listed) {
+    if (!g) {
+      error_line(g.error());
+      rc = kExitError;
+      continue;
+    }
+    games.push_back(std::move(*g));
   }
   if (o.format == "json") {
     nlohmann::json out = nlohmann::json::array();
-    for (const auto& g : *games) {
+    for (const auto& g : games) {
       nlohmann::json seats = nlohmann::json::array();
       for (const auto& s : g.seats) seats.push_back({{"player", s.player}, {"allegiance", core::to_string(s.allegiance)}});
       out.push_back({{"game", g.id}, {"title", g.title}, {"date", g.date}, {"events", g.events}, {"seats", seats}});
     }
     fmt::print("{}\n", out.dump(2));
-    return kExitClean;
+    return rc;
   }
   fmt::print("{:>5}  {:<10}  {:>6}  {:<40}  {}\n", "game", "date", "events", "title", "players");
-  for (const auto& g : *games) {
+  for (const auto& g : games) {
     fmt::print("{:>5}  {:<10}  {:>6}  {:<40}  {}\n", g.id, g.date, g.events, g.title, replay::seats_line(g));
   }
-  if (games->empty() && isatty(STDOUT_FILENO)) fmt::print("(no games yet: warlog import FILE.wlog)\n");
-  return kExitClean;
+  if (listed->empty() && isatty(STDOUT_FILENO)) fmt::print("(no games yet: warlog import FILE.wlog)\n");
+  return rc;
 }
 
 int run_export(const Options& o) {

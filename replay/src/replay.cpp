@@ -29,7 +29,12 @@ std::size_t GameAudit::violations() const noexcept {
   return n;
 }
 
-std::string GameAudit::digest() const { return core::digest(final_state); }
+std::string GameAudit::digest() const { return kept_digest_.empty() ? core::digest(final_state) : kept_digest_; }
+
+void GameAudit::drop_state(bool keep_digest) {
+  kept_digest_ = keep_digest ? core::digest(final_state) : std::string{};
+  final_state = {};
+}
 
 namespace {
 
@@ -270,6 +275,32 @@ Expected<std::vector<GameSummary>> Archive::games() const {
   std::vector<GameSummary> out;
   out.reserve(metas->size());
   for (const auto& m : *metas) out.push_back(summary_of(m));
+  return out;
+}
+
+Expected<std::vector<core::GameId>> Archive::game_ids() const {
+  auto reader = store_->reader();
+  if (!reader) return tl::unexpected(reader.error());
+  return reader->game_ids();
+}
+
+Expected<std::vector<Expected<GameSummary>>> Archive::game_list() const {
+  auto reader = store_->reader();
+  if (!reader) return tl::unexpected(reader.error());
+  auto ids = reader->game_ids();
+  if (!ids) return tl::unexpected(ids.error());
+  std::vector<Expected<GameSummary>> out;
+  out.reserve(ids->size());
+  for (const auto id : *ids) {
+    auto m = reader->game(id);
+    if (m) {
+      out.emplace_back(summary_of(*m));
+    } else if (m.error().code == ErrorCode::DataLoss || m.error().code == ErrorCode::Unsupported) {
+      out.emplace_back(tl::unexpected(m.error()));
+    } else {
+      return tl::unexpected(m.error());
+    }
+  }
   return out;
 }
 

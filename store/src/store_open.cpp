@@ -9,6 +9,7 @@
 #include <set>
 #include <utility>
 
+#include "file_pages.hpp"
 #include "shared.hpp"
 #include "warlog/store/keys.hpp"
 #include "warlog/store/store.hpp"
@@ -157,25 +158,16 @@ Expected<Dbis> open_dbis(const Shared& s, MDB_txn* txn, unsigned flags) {
   return d;
 }
 
-// A data.mdb shorter than the pages its newest meta page counts (a copy cut
-// short, a full disk, a bad transfer): LMDB maps the file and would die of
-// SIGBUS on the first read of a page past its end, so this runs before any
-// transaction. Nothing is written either way.
-Expected<void> check_not_truncated(const Shared& s, const MDB_envinfo& info) {
-  MDB_stat st{};
-  if (const int rc = mdb_env_stat(s.env.handle(), &st); rc != 0) return detail::fail(s, "reading the page size", rc);
-  std::error_code ec;
-  const auto file = s.path / "data.mdb";
-  const std::uintmax_t have = fs::file_size(file, ec);
-  if (ec) return make_error(ErrorCode::IoError, fmt::format("cannot read the size of {}: {}", file.string(), ec.message()));
-  const std::uintmax_t need = (static_cast<std::uintmax_t>(info.me_last_pgno) + 1) * st.ms_psize;
-  if (have < need) {
-    return make_error(ErrorCode::DataLoss,
-                      fmt::format("store {}: data.mdb is truncated: {} bytes, but its pages need {} ({} pages of {} "
-                                  "bytes); restore it from a copy",
-                                  s.path.string(), have, need, info.me_last_pgno + 1, st.ms_psize));
-  }
-  return {};
+// A data.mdb that ends before a page LMDB may read (a copy cut short, a full
+// disk, a bad transfer): LMDB maps the file and would die of SIGBUS on the
+// first read of a page past its end, so this runs before any tree is read.
+// A file may end short of the pages its meta page counts and be whole: the
+// pages past its end are free and were never written (file_pages.cpp).
+// Nothing is written either way.
+Expected<void> check_not_truncated(const Shared& s) {
+  auto txn = lmdb::Txn::begin(s.env.handle(), nullptr, MDB_RDONLY);
+  if (!txn) return detail::fail(s, "beginning a read transaction", txn.error());
+  return detail::check_pages_present(s, txn->handle());
 }
 
 // Neither a warlog store nor an empty environment.
@@ -316,7 +308,7 @@ Expected<Store> Store::open(const fs::path& path, const Options& options) {
   }
   s.map_size = info->me_mapsize;
   if (existed) {
-    if (auto whole = check_not_truncated(s, *info); !whole) return tl::unexpected(whole.error());
+    if (auto whole = check_not_truncated(s); !whole) return tl::unexpected(whole.error());
   }
 
   auto dbis = options.read_only ? init_read_only(s) : init_read_write(s);

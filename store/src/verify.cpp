@@ -20,8 +20,10 @@ Expected<VerifyReport> Reader::verify(core::GameId game) const {
     return report;
   };
 
+  // A record that does not decode is damage; a missing game, or a record a
+  // newer warlog wrote (Unsupported), is not for verify to judge.
   auto meta = this->game(game);
-  if (!meta && meta.error().code == ErrorCode::NotFound) return tl::unexpected(meta.error());
+  if (!meta && meta.error().code != ErrorCode::DataLoss) return tl::unexpected(meta.error());
   if (!meta) return broken(0, Kind::BadMetadata, meta.error().message);
 
   const std::string_view id_key(reinterpret_cast<const char*>(meta->identity.data()),

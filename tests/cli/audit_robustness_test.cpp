@@ -20,22 +20,7 @@ using ::testing::Not;
 namespace fs = std::filesystem;
 
 const std::string kSamples = WARLOG_SAMPLES_DIR;
-
-// The spine sample under another title (a second game, not a re-import),
-// with its tag paths made absolute so it can live anywhere.
-fs::path retitled_sample(const fs::path& dir, const std::string& title) {
-  std::string text = testing::slurp(kSamples + "/tutorial/spine_first_blood.wlog");
-  const std::string old_title = "[Title \"First blood at the Old Mill\"]";
-  text.replace(text.find(old_title), old_title.size(), "[Title \"" + title + "\"]");
-  for (const std::string tag : {"\"../decks/", "\"../rulesets/", "\"../catalogs/"}) {
-    for (auto p = text.find(tag); p != std::string::npos; p = text.find(tag, p + 1)) {
-      text.replace(p + 1, 3, kSamples + "/");
-    }
-  }
-  const fs::path file = dir / (title + ".wlog");
-  std::ofstream(file) << text;
-  return file;
-}
+using testing::retitled_sample;
 
 class AuditRobustness : public ::testing::Test {
  protected:

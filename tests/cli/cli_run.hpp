@@ -40,6 +40,23 @@ inline CliResult run_warlog(const std::string& args, const std::string& env = ""
   return r;
 }
 
+// The spine sample under another title (a second game, not a re-import),
+// with its tag paths made absolute so it can live anywhere.
+inline std::filesystem::path retitled_sample(const std::filesystem::path& dir, const std::string& title) {
+  const std::string samples = WARLOG_SAMPLES_DIR;
+  std::string text = slurp(samples + "/tutorial/spine_first_blood.wlog");
+  const std::string old_title = "[Title \"First blood at the Old Mill\"]";
+  text.replace(text.find(old_title), old_title.size(), "[Title \"" + title + "\"]");
+  for (const std::string tag : {"\"../decks/", "\"../rulesets/", "\"../catalogs/"}) {
+    for (auto p = text.find(tag); p != std::string::npos; p = text.find(tag, p + 1)) {
+      text.replace(p + 1, 3, samples + "/");
+    }
+  }
+  const std::filesystem::path file = dir / (title + ".wlog");
+  std::ofstream(file) << text;
+  return file;
+}
+
 inline std::size_t count_lines(const std::string& s) {
   std::size_t n = 0;
   for (char c : s) n += c == '\n';

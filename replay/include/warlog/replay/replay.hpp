@@ -61,8 +61,16 @@ struct GameAudit {
   [[nodiscard]] std::size_t violations() const noexcept;
   // core::digest(final_state): BLAKE2b of the state as text, 64 hex digits.
   // Computed when asked (about 120,000 instructions, a tenth of auditing a
-  // generated game: callgrind, 200 games), for the JSON report and goldens.
+  // generated game: callgrind, 200 games), for the JSON report and goldens;
+  // after drop_state(true), the digest it kept.
   [[nodiscard]] std::string digest() const;
+  // Frees final_state (a report over many games keeps only the findings).
+  // keep_digest: first computes the digest, which digest() then returns;
+  // otherwise digest() is that of an empty state.
+  void drop_state(bool keep_digest);
+
+ private:
+  std::string kept_digest_;
 };
 
 // Overrides for audit: by default a game is audited under the exact ruleset
@@ -132,8 +140,17 @@ class Archive {
   [[nodiscard]] std::vector<tl::expected<ImportResult, ImportFailure>> import_files(
       std::span<const std::string> paths, const ImportOptions& options);
 
-  // Every game in id order.
+  // Every game in id order. Errors: the store's, and the first record that
+  // does not decode fails the whole list (game_list() does not).
   [[nodiscard]] Expected<std::vector<GameSummary>> games() const;
+  // Every game's id in id order, from the keys alone: a game whose record
+  // does not decode still has its id. Errors: only the store's.
+  [[nodiscard]] Expected<std::vector<core::GameId>> game_ids() const;
+  // Every game in id order, each its summary or why its record cannot be
+  // read ("game N: ...": DataLoss, it does not decode; Unsupported, a newer
+  // warlog wrote it), so one bad record hides no other game. Errors: only
+  // the store's.
+  [[nodiscard]] Expected<std::vector<Expected<GameSummary>>> game_list() const;
   // Errors: NotFound "game N does not exist".
   [[nodiscard]] Expected<GameSummary> game(core::GameId id) const;
 

@@ -117,8 +117,9 @@ class Reader {
   // the key, the header's prev_hash is the chain hash of the stored bytes
   // before it (zero for seq 0); then that the count and the final chain hash
   // match the metadata. Reports the first broken link; never fails on corrupt
-  // data. Errors (not findings): NotFound for an unknown game; IoError etc.
-  // when LMDB itself fails.
+  // data. Errors (not findings): NotFound for an unknown game; Unsupported
+  // for a games record of a newer encoding (a newer warlog's, not damage);
+  // IoError etc. when LMDB itself fails.
   [[nodiscard]] Expected<VerifyReport> verify(core::GameId game) const;
 
   // --- Blobs -------------------------------------------------------------------
