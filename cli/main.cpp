@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
       "  warlog dispute add --game 1 --seq 122 --claim TEXT --by NAME  record a dispute beside the log\n"
       "  warlog sign --game 1 --key KEYFILE --signer NAME   sign a game (keygen makes the key)\n"
       "  warlog generate --games 100 --seed 1    random legal games, for scale tests\n"
+      "  warlog backup /mnt/copies/store         a verified copy of the store, while it is in use\n"
       "Run 'warlog VERB --help' for a verb's options.");
 
   Options opts;
@@ -104,6 +105,8 @@ int main(int argc, char** argv) {
   CLI::App* generate = add_generate(app, opts, generate_args);
   SnapshotArgs snapshot_args;
   CLI::App* snapshot = add_snapshot(app, opts, snapshot_args);
+  BackupArgs backup_args;  // cli/backup.cpp
+  CLI::App* backup = add_backup(app, opts, backup_args);
 
   DisputeArgs dispute_args;  // cli/dispute.cpp
   CLI::App* dispute = add_dispute(app, dispute_args);
@@ -131,6 +134,7 @@ int main(int argc, char** argv) {
     if (*exp) return run_export(opts);
     if (*generate) return run_generate(opts, generate_args);
     if (*snapshot) return run_snapshot(opts, snapshot_args);
+    if (*backup) return run_backup(opts, backup_args);
     if (*dispute) return run_dispute(dispute_args);
     if (*keygen) return run_keygen(signing_args);
     if (*sign) return run_sign(signing_args);
