@@ -13,7 +13,10 @@ int main(int argc, char** argv) {
       "warlog: record, replay and audit games of the card wargame against its written rules.\n"
       "Every verb works on one store (an LMDB directory): --store PATH, else $WARLOG_STORE,\n"
       "else .warlog/store under the current directory.\n"
-      "Exit codes: 0 clean, 1 violations found, 2 usage or I/O error.",
+      "Exit codes: 0 clean, 1 violations found, 2 usage or I/O error.\n"
+      "The reading verbs read the store in a separate process: a data file damaged at the page level\n"
+      "is one line on stderr naming the game (and page) it stopped at, exit 2, and the other games are\n"
+      "still reported.",
       "warlog"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show help for every verb");
