@@ -4,10 +4,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <initializer_list>
+#include <stdexcept>
+
 #include "common.hpp"
-#include "progress.hpp"
+#include "isolated.hpp"
 #include "verbs.hpp"
-#include "warlog/replay/batch.hpp"
 #include "warlog/replay/report.hpp"
 #include "warlog/replay/rule_diff.hpp"
 
@@ -16,18 +18,6 @@ namespace warlog::cli {
 namespace {
 
 using replay::Archive;
-
-// Runs fn over every selected game on o.jobs threads, with a progress line.
-template <class Result, class Fn>
-std::vector<Expected<Result>> run_all(const Options& o, const std::vector<core::GameId>& ids, const char* what, Fn fn) {
-  std::vector<Expected<Result>> results(ids.size(), make_error(ErrorCode::Internal, "not run"));
-  Progress bar(what, ids.size());
-  replay::parallel_for(
-      ids.size(), o.jobs, [&](std::size_t i) { results[i] = fn(ids[i]); },
-      [&](std::size_t done) { bar.update(done); });
-  bar.finish();
-  return results;
-}
 
 std::string junit_case(const std::string& name, const std::string& failure_type, const std::string& failure_message,
                        const std::string& body) {
@@ -48,59 +38,95 @@ std::string junit_suite(const std::string& name, std::size_t tests, std::size_t 
       xml_escape(name), tests, failures, errors, cases);
 }
 
+// A game's numbers for the summary, as a kTally record ("3 1 0 1").
+std::string tally(std::initializer_list<std::size_t> numbers) {
+  std::string out;
+  for (std::size_t n : numbers) out += fmt::format("{} ", n);
+  return out;
+}
+
+std::vector<std::size_t> untally(const std::string& text) {
+  std::vector<std::size_t> out;
+  std::size_t n = 0;
+  bool digits = false;
+  for (char c : text) {
+    if (c >= '0' && c <= '9') {
+      n = n * 10 + static_cast<std::size_t>(c - '0');
+      digits = true;
+    } else if (digits) {
+      out.push_back(std::exchange(n, 0));
+      digits = false;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
-int run_audit(const Options& opts) {
-  Options o = opts;
-  auto sel = open_selection(o, Archive::Mode::ReadOnly);
-  if (!sel) {
-    error_line(sel.error());
-    return kExitError;
-  }
+// audit and rule-diff fold each game in an isolated reader (isolated.hpp),
+// on o.jobs threads there; the report is put together here, in game order.
+int run_audit(const Options& o) {
   auto ao = load_overrides(o.ruleset, o.catalog);
   if (!ao) {
     error_line(ao.error());
     return kExitError;
   }
-  auto results = run_all<replay::GameAudit>(o, sel->ids, "audited", [&](core::GameId id) {
-    auto a = sel->archive.audit(id, *ao);
-    // The report needs the findings, and the JSON report the state's digest.
-    if (a) a->drop_state(o.format == "json");
-    return a;
-  });
-
-  std::size_t violations = 0, others = 0, events = 0, errors = 0, failing_games = 0;
-  nlohmann::json json = nlohmann::json::array();
-  std::string text, cases;
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    const auto& r = results[i];
+  VerbJob job;
+  job.jobs = o.jobs;
+  job.progress = "audited";
+  job.run = [&ao, format = o.format](const Archive& archive, core::GameId id, replay::Outbox& box) {
+    auto r = archive.audit(id, *ao);
     if (!r) {
-      ++errors;
-      fmt::print(stderr, "warlog: {}{}\n", r.error().code == ErrorCode::DataLoss ? "data loss: " : "", r.error().message);
-      if (o.format == "junit") cases += junit_case(fmt::format("game {}", sel->ids[i]), "", "", "");
-      continue;
+      box.put(kStderr, fmt::format("warlog: {}{}\n", r.error().code == ErrorCode::DataLoss ? "data loss: " : "",
+                                   r.error().message));
+      if (format == "junit") box.put(kPiece, junit_case(fmt::format("game {}", id), "", "", ""));
+      return;  // counted as an error by the missing tally
     }
-    events += r->game.events;
-    violations += r->violations();
-    others += r->findings.size() - r->violations();
-    failing_games += r->violations() > 0;
-    if (o.format == "json") {
-      json.push_back(replay::audit_json(*r));
-    } else if (o.format == "junit") {
-      cases += junit_case(fmt::format("game {}: {}", r->game.id, r->game.title), r->violations() ? "violation" : "",
-                          fmt::format("{} violation(s)", r->violations()),
-                          r->violations() ? replay::audit_text(*r) : "");
+    // The report needs the findings, and the JSON report the state's digest.
+    r->drop_state(format == "json");
+    box.put(kTally, tally({r->game.events, r->violations(), r->findings.size() - r->violations()}));
+    if (format == "json") {
+      box.put(kPiece, replay::audit_json(*r).dump());
+    } else if (format == "junit") {
+      box.put(kPiece, junit_case(fmt::format("game {}: {}", r->game.id, r->game.title), r->violations() ? "violation" : "",
+                                 fmt::format("{} violation(s)", r->violations()),
+                                 r->violations() ? replay::audit_text(*r) : ""));
     } else {
-      fmt::print("{}", replay::audit_text(*r));
+      put_stdout(box, replay::audit_text(*r));
     }
-  }
+  };
+
+  std::size_t violations = 0, others = 0, events = 0, tallied = 0, failing_games = 0;
+  nlohmann::json json = nlohmann::json::array();
+  std::string cases;
+  job.on_record = [&](core::GameId, const replay::Record& r) {
+    if (r.tag == kTally) {
+      const auto n = untally(r.bytes);
+      if (n.size() != 3) throw std::logic_error("an audit tally of the wrong size");
+      ++tallied;
+      events += n[0];
+      violations += n[1];
+      others += n[2];
+      failing_games += n[1] > 0;
+    } else if (r.tag == kPiece && o.format == "json") {
+      json.push_back(nlohmann::json::parse(r.bytes));
+    } else if (r.tag == kPiece) {
+      cases += r.bytes;
+    }
+  };
+  job.on_lost = [&](const replay::LostGame& lost) {
+    if (o.format == "junit") cases += junit_case(fmt::format("game {}", lost.game), "", "", "");
+  };
+  auto outcome = run_verb_job(o, std::move(job));
+  if (!outcome) return kExitError;
+  const std::size_t games = outcome->games, errors = games - tallied;
   if (o.format == "json") {
     fmt::print("{}\n", json.dump(2));
   } else if (o.format == "junit") {
-    fmt::print("{}", junit_suite("warlog audit", results.size(), failing_games, errors, cases));
+    fmt::print("{}", junit_suite("warlog audit", games, failing_games, errors, cases));
   } else {
-    fmt::print("summary: {} game{}, {} events, {} violation{} in {} game{}, {} other finding{}{}\n", results.size(),
-               results.size() == 1 ? "" : "s", events, violations, violations == 1 ? "" : "s", failing_games,
+    fmt::print("summary: {} game{}, {} events, {} violation{} in {} game{}, {} other finding{}{}\n", games,
+               games == 1 ? "" : "s", events, violations, violations == 1 ? "" : "s", failing_games,
                failing_games == 1 ? "" : "s", others, others == 1 ? "" : "s",
                errors ? fmt::format(", {} game(s) could not be audited", errors) : "");
   }
@@ -108,13 +134,7 @@ int run_audit(const Options& opts) {
   return violations ? kExitViolations : kExitClean;
 }
 
-int run_rule_diff(const Options& opts) {
-  Options o = opts;
-  auto sel = open_selection(o, Archive::Mode::ReadOnly);
-  if (!sel) {
-    error_line(sel.error());
-    return kExitError;
-  }
+int run_rule_diff(const Options& o) {
   replay::RuleDiffOptions rd;
   auto base = load_overrides(o.base_ruleset, o.base_catalog);
   auto cand = load_overrides(o.candidate_ruleset, o.candidate_catalog);
@@ -124,38 +144,53 @@ int run_rule_diff(const Options& opts) {
   }
   rd.base = std::move(*base);
   rd.candidate = std::move(*cand);
-  auto results = run_all<replay::GameDiff>(o, sel->ids, "compared",
-                                           [&](core::GameId id) { return replay::rule_diff(sel->archive, id, rd); });
+  VerbJob job;
+  job.jobs = o.jobs;
+  job.progress = "compared";
+  job.run = [&rd, format = o.format](const Archive& archive, core::GameId id, replay::Outbox& box) {
+    auto r = replay::rule_diff(archive, id, rd);
+    if (!r) {
+      box.put(kStderr, fmt::format("warlog: {}\n", r.error().message));
+      return;
+    }
+    box.put(kTally, tally({r->changed(), r->outcome_changed(), r->added.size(), r->removed.size()}));
+    if (format == "json") {
+      box.put(kPiece, replay::diff_json(*r).dump());
+    } else if (format == "junit") {
+      box.put(kPiece, junit_case(fmt::format("game {}: {}", r->game.id, r->game.title),
+                                 r->outcome_changed() ? "outcome" : r->changed() ? "changed" : "",
+                                 r->changed() ? fmt::format("first divergence at seq {}", r->first->seq) : "",
+                                 replay::diff_text(*r)));
+    } else {
+      put_stdout(box, replay::diff_text(*r));
+    }
+  };
 
-  std::size_t changed = 0, flipped = 0, errors = 0, added = 0, removed = 0;
+  std::size_t changed = 0, flipped = 0, tallied = 0, added = 0, removed = 0;
   nlohmann::json games = nlohmann::json::array();
   std::string cases;
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    const auto& r = results[i];
-    if (!r) {
-      ++errors;
-      error_line(r.error());
-      continue;
+  job.on_record = [&](core::GameId, const replay::Record& r) {
+    if (r.tag == kTally) {
+      const auto n = untally(r.bytes);
+      if (n.size() != 4) throw std::logic_error("a rule-diff tally of the wrong size");
+      ++tallied;
+      changed += n[0];
+      flipped += n[1];
+      added += n[2];
+      removed += n[3];
+    } else if (r.tag == kPiece && o.format == "json") {
+      games.push_back(nlohmann::json::parse(r.bytes));
+    } else if (r.tag == kPiece) {
+      cases += r.bytes;
     }
-    changed += r->changed();
-    flipped += r->outcome_changed();
-    added += r->added.size();
-    removed += r->removed.size();
-    if (o.format == "json") {
-      games.push_back(replay::diff_json(*r));
-    } else if (o.format == "junit") {
-      cases += junit_case(fmt::format("game {}: {}", r->game.id, r->game.title),
-                          r->outcome_changed() ? "outcome" : r->changed() ? "changed" : "",
-                          r->changed() ? fmt::format("first divergence at seq {}", r->first->seq) : "",
-                          replay::diff_text(*r));
-    } else {
-      fmt::print("{}", replay::diff_text(*r));
-    }
-  }
+  };
+  auto outcome = run_verb_job(o, std::move(job));
+  if (!outcome) return kExitError;
+  const std::size_t count = outcome->games, errors = count - tallied;
   if (o.format == "json") {
     fmt::print("{}\n", nlohmann::json{{"games", games},
                                       {"summary",
-                                       {{"games", results.size()},
+                                       {{"games", count},
                                         {"changed", changed},
                                         {"outcomes_flipped", flipped},
                                         {"findings_added", added},
@@ -163,10 +198,10 @@ int run_rule_diff(const Options& opts) {
                                         {"errors", errors}}}}
                               .dump(2));
   } else if (o.format == "junit") {
-    fmt::print("{}", junit_suite("warlog rule-diff", results.size(), changed, errors, cases));
+    fmt::print("{}", junit_suite("warlog rule-diff", count, changed, errors, cases));
   } else {
-    fmt::print("summary: {} game{} compared, {} changed, {} outcome{} flipped, findings +{} -{}{}\n", results.size(),
-               results.size() == 1 ? "" : "s", changed, flipped, flipped == 1 ? "" : "s", added, removed,
+    fmt::print("summary: {} game{} compared, {} changed, {} outcome{} flipped, findings +{} -{}{}\n", count,
+               count == 1 ? "" : "s", changed, flipped, flipped == 1 ? "" : "s", added, removed,
                errors ? fmt::format(", {} game(s) could not be compared", errors) : "");
   }
   if (errors) return kExitError;

@@ -30,9 +30,6 @@ Expected<std::vector<core::GameId>> selected_games(const replay::Archive& a, con
   return ids;
 }
 
-namespace {
-
-// --shard K/N -> (K, N). Errors: InvalidArgument.
 Expected<void> parse_shard(Options& o) {
   if (o.shard.empty()) return {};
   const auto slash = o.shard.find('/');
@@ -48,8 +45,6 @@ Expected<void> parse_shard(Options& o) {
   o.shard_count = n;
   return {};
 }
-
-}  // namespace
 
 Expected<Selection> open_selection(const Options& opts, replay::Archive::Mode mode) {
   Options o = opts;

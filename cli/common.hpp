@@ -17,6 +17,10 @@ void error_line(const Error& e);
 // The games a verb works on: --game ids, else every game in the store, in id order.
 [[nodiscard]] Expected<std::vector<core::GameId>> selected_games(const replay::Archive& a, const Options& o);
 
+// Parses --shard K/N into o.shard_index and o.shard_count (empty: no
+// shard). Errors: InvalidArgument.
+[[nodiscard]] Expected<void> parse_shard(Options& o);
+
 // The store and the games a verb works on, with --shard K/N applied
 // (a shard is only a game filter). Errors: the store's, or InvalidArgument
 // for a malformed --shard.

@@ -13,7 +13,10 @@ int main(int argc, char** argv) {
       "warlog: record, replay and audit games of the card wargame against its written rules.\n"
       "Every verb works on one store (an LMDB directory): --store PATH, else $WARLOG_STORE,\n"
       "else .warlog/store under the current directory.\n"
-      "Exit codes: 0 clean, 1 violations found, 2 usage or I/O error.",
+      "Exit codes: 0 clean, 1 violations found, 2 usage or I/O error.\n"
+      "The reading verbs read the store in a separate process: a data file damaged at the page level\n"
+      "is one line on stderr naming the game (and page) it stopped at, exit 2, and the other games are\n"
+      "still reported.",
       "warlog"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show help for every verb");
@@ -28,6 +31,7 @@ int main(int argc, char** argv) {
       "  warlog dispute add --game 1 --seq 122 --claim TEXT --by NAME  record a dispute beside the log\n"
       "  warlog sign --game 1 --key KEYFILE --signer NAME   sign a game (keygen makes the key)\n"
       "  warlog generate --games 100 --seed 1    random legal games, for scale tests\n"
+      "  warlog backup /mnt/copies/store         a verified copy of the store, while it is in use\n"
       "Run 'warlog VERB --help' for a verb's options.");
 
   Options opts;
@@ -112,6 +116,8 @@ int main(int argc, char** argv) {
   CLI::App* generate = add_generate(app, opts, generate_args);
   SnapshotArgs snapshot_args;
   CLI::App* snapshot = add_snapshot(app, opts, snapshot_args);
+  BackupArgs backup_args;  // cli/backup.cpp
+  CLI::App* backup = add_backup(app, opts, backup_args);
 
   DisputeArgs dispute_args;  // cli/dispute.cpp
   CLI::App* dispute = add_dispute(app, dispute_args);
@@ -139,6 +145,7 @@ int main(int argc, char** argv) {
     if (*exp) return run_export(opts);
     if (*generate) return run_generate(opts, generate_args);
     if (*snapshot) return run_snapshot(opts, snapshot_args);
+    if (*backup) return run_backup(opts, backup_args);
     if (*dispute) return run_dispute(dispute_args);
     if (*keygen) return run_keygen(signing_args);
     if (*sign) return run_sign(signing_args);

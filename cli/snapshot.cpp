@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common.hpp"
+#include "isolated.hpp"
 #include "verbs.hpp"
 #include "warlog/replay/seek.hpp"
 #include "warlog/store/store.hpp"
@@ -45,49 +46,36 @@ CLI::App* add_snapshot(CLI::App& app, Options& o, SnapshotArgs& s) {
   return sub;
 }
 
+// Each game's snapshots are laid in an isolated reader (isolated.hpp): a
+// damaged page ends that process, not warlog, and the other games go on.
 int run_snapshot(const Options& o, const SnapshotArgs& s) {
-  auto sel = open_selection(o, replay::Archive::Mode::ReadWrite);
-  if (!sel) {
-    error_line(sel.error());
-    return kExitError;
-  }
-  auto& archive = sel->archive;
-  const auto& ids = sel->ids;
-  int rc = kExitClean;
-  for (core::GameId id : ids) {
+  VerbJob job;
+  job.mode = replay::Archive::Mode::ReadWrite;
+  job.run = [&s](const replay::Archive& archive, core::GameId id, replay::Outbox& box) {
     if (s.drop) {
       auto n = replay::drop_snapshots(archive, id);
-      if (!n) {
-        error_line(n.error());
-        rc = kExitError;
-        continue;
-      }
-      fmt::print("game {}: {} snapshot{} dropped\n", id, *n, *n == 1 ? "" : "s");
-      continue;
+      if (!n) return put_error(box, n.error());
+      put_stdout(box, fmt::format("game {}: {} snapshot{} dropped\n", id, *n, *n == 1 ? "" : "s"));
+      return;
     }
     auto built = replay::build_snapshots(archive, id, s.every);
-    if (!built) {
-      error_line(built.error());
-      rc = kExitError;
-      continue;
-    }
+    if (!built) return put_error(box, built.error());
     if (built->snapshots == 0 && built->too_large == 0) {
-      fmt::print("game {}: no snapshots ({} events, fewer than {})\n", id, built->events, s.every);
-      continue;
+      put_stdout(box, fmt::format("game {}: no snapshots ({} events, fewer than {})\n", id, built->events, s.every));
+      return;
     }
-    fmt::print("game {}: {} snapshot{} every {} events ({} events; {} each on average, {} in all)\n", id,
-               built->snapshots, built->snapshots == 1 ? "" : "s", s.every, built->events,
-               size_text(built->snapshots ? built->bytes / built->snapshots : 0), size_text(built->bytes));
+    put_stdout(box, fmt::format("game {}: {} snapshot{} every {} events ({} events; {} each on average, {} in all)\n",
+                                id, built->snapshots, built->snapshots == 1 ? "" : "s", s.every, built->events,
+                                size_text(built->snapshots ? built->bytes / built->snapshots : 0),
+                                size_text(built->bytes)));
     if (built->too_large > 0) {
-      fmt::print("game {}: {} state{} too large to snapshot (seeks fold past them)\n", id, built->too_large,
-                 built->too_large == 1 ? " was" : "s were");
+      put_stdout(box, fmt::format("game {}: {} state{} too large to snapshot (seeks fold past them)\n", id,
+                                  built->too_large, built->too_large == 1 ? " was" : "s were"));
     }
-  }
-  if (auto synced = archive.store().sync(); !synced) {
-    error_line(synced.error());
-    rc = kExitError;
-  }
-  return rc;
+  };
+  job.finish = [](const replay::Archive& archive) { return archive.store().sync(); };
+  auto outcome = run_verb_job(o, std::move(job));
+  return outcome ? outcome->code : kExitError;
 }
 
 }  // namespace warlog::cli

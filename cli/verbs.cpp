@@ -1,6 +1,7 @@
 #include "verbs.hpp"
 
 #include "common.hpp"
+#include "isolated.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <streambuf>
 #include <span>
 
 namespace warlog::cli {
@@ -58,113 +60,145 @@ int run_import(const Options& o) {
   return rc;
 }
 
+// verify, list and export read the store in an isolated child (isolated.hpp):
+// a damaged page ends that child, not warlog.
 int run_verify(const Options& o) {
-  auto sel = open_selection(o, Archive::Mode::ReadOnly);
-  if (!sel) {
-    error_line(sel.error());
-    return kExitError;
-  }
-  auto& archive = sel->archive;
-  const auto& ids = sel->ids;
-  int rc = kExitClean;
-  for (core::GameId id : ids) {
+  VerbJob job;
+  job.run = [](const Archive& archive, core::GameId id, replay::Outbox& box) {
     auto v = archive.verify(id);
-    if (!v) {
-      error_line(v.error());
-      rc = kExitError;
-      continue;
-    }
+    if (!v) return put_error(box, v.error());
     if (v->ok) {
-      fmt::print("game {}: ok, {}\n", id, v->detail);
+      put_stdout(box, fmt::format("game {}: ok, {}\n", id, v->detail));
     } else {
-      fmt::print("game {}: BROKEN at seq {}: {}\n", id, v->first_bad_seq ? *v->first_bad_seq : 0, v->detail);
-      rc = kExitViolations;
+      put_stdout(box, fmt::format("game {}: BROKEN at seq {}: {}\n", id, v->first_bad_seq ? *v->first_bad_seq : 0,
+                                  v->detail));
+      put_exit(box, kExitViolations);
     }
     // One more line per signature (replay/signatures.hpp): valid, stale or INVALID.
     auto signatures = replay::check_signatures(archive, id);
-    if (!signatures && !v->ok) continue;  // the damage named above (the game's record) stops it too
-    if (!signatures) {
-      error_line(signatures.error());
-      rc = kExitError;
-      continue;
-    }
+    if (!signatures && !v->ok) return;  // the damage named above (the game's record) stops it too
+    if (!signatures) return put_error(box, signatures.error());
     for (const auto& s : *signatures) {
-      fmt::print("  {}\n", replay::signature_line(s));
-      if (s.status == replay::SignatureCheck::Status::Invalid && rc == kExitClean) rc = kExitViolations;
+      put_stdout(box, fmt::format("  {}\n", replay::signature_line(s)));
+      if (s.status == replay::SignatureCheck::Status::Invalid) put_exit(box, kExitViolations);
     }
-  }
-  return rc;
+  };
+  auto outcome = run_verb_job(o, std::move(job));
+  return outcome ? outcome->code : kExitError;
 }
 
 int run_list(const Options& o) {
-  auto archive = open_archive(o, Archive::Mode::ReadOnly);
-  if (!archive) {
-    error_line(archive.error());
-    return kExitError;
-  }
-  auto listed = archive->game_list();
-  if (!listed) {
-    error_line(listed.error());
-    return kExitError;
-  }
-  // A game whose record cannot be read is one line on stderr; the others are listed.
-  std::vector<replay::GameSummary> games;
-  int rc = kExitClean;
-  for (auto& g : *listed) {
-    if (!g) {
-      error_line(g.error());
-      rc = kExitError;
-      continue;
-    }
-    games.push_back(std::move(*g));
-  }
-  if (o.format == "json") {
-    nlohmann::json out = nlohmann::json::array();
-    for (const auto& g : games) {
+  const bool json = o.format == "json";
+  VerbJob job;
+  // From the keys: a game whose record does not decode is still selected,
+  // and run reports it alone (one line), the others are listed.
+  job.select = [](const Archive& archive) { return archive.game_ids(); };
+  job.run = [json](const Archive& archive, core::GameId id, replay::Outbox& box) {
+    auto g = archive.game(id);
+    if (!g) return put_error(box, g.error());
+    if (json) {
       nlohmann::json seats = nlohmann::json::array();
-      for (const auto& s : g.seats) seats.push_back({{"player", s.player}, {"allegiance", core::to_string(s.allegiance)}});
-      out.push_back({{"game", g.id}, {"title", g.title}, {"date", g.date}, {"events", g.events}, {"seats", seats}});
+      for (const auto& s : g->seats) seats.push_back({{"player", s.player}, {"allegiance", core::to_string(s.allegiance)}});
+      box.put(kPiece, nlohmann::json{{"game", g->id}, {"title", g->title}, {"date", g->date}, {"events", g->events},
+                                     {"seats", seats}}
+                          .dump());
+      return;
     }
+    box.put(kPiece, fmt::format("{:>5}  {:<10}  {:>6}  {:<40}  {}\n", g->id, g->date, g->events, g->title,
+                                replay::seats_line(*g)));
+  };
+  // The header comes with the first game (or at the end): a store that
+  // cannot be opened prints only its error line, as before.
+  bool header = false;
+  auto print_header = [&header] {
+    if (!header) fmt::print("{:>5}  {:<10}  {:>6}  {:<40}  {}\n", "game", "date", "events", "title", "players");
+    header = true;
+  };
+  nlohmann::json out = nlohmann::json::array();
+  job.on_record = [&](core::GameId, const replay::Record& r) {
+    if (r.tag != kPiece) return;
+    if (json) {
+      out.push_back(nlohmann::json::parse(r.bytes));
+      return;
+    }
+    print_header();
+    fmt::print("{}", r.bytes);
+  };
+  auto outcome = run_verb_job(o, std::move(job));
+  if (!outcome) return kExitError;
+  if (json) {
     fmt::print("{}\n", out.dump(2));
-    return rc;
+  } else {
+    print_header();
+    if (outcome->games == 0 && isatty(STDOUT_FILENO)) fmt::print("(no games yet: warlog import FILE.wlog)\n");
   }
-  fmt::print("{:>5}  {:<10}  {:>6}  {:<40}  {}\n", "game", "date", "events", "title", "players");
-  for (const auto& g : games) {
-    fmt::print("{:>5}  {:<10}  {:>6}  {:<40}  {}\n", g.id, g.date, g.events, g.title, replay::seats_line(g));
-  }
-  if (listed->empty() && isatty(STDOUT_FILENO)) fmt::print("(no games yet: warlog import FILE.wlog)\n");
-  return rc;
+  return outcome->code;
 }
 
+namespace {
+
+// An ostream whose bytes go to an outbox as stdout records of about 64 KiB,
+// flushed as they fill: a long export streams out of the reader.
+class OutboxBuf : public std::streambuf {
+ public:
+  explicit OutboxBuf(replay::Outbox& box) : box_(box) {}
+  ~OutboxBuf() override { send(); }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (c != traits_type::eof()) pending_.push_back(static_cast<char>(c));
+    if (pending_.size() >= kChunk) send();
+    return c == traits_type::eof() ? 0 : c;
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    pending_.append(s, static_cast<std::size_t>(n));
+    if (pending_.size() >= kChunk) send();
+    return n;
+  }
+
+ private:
+  static constexpr std::size_t kChunk = 64 * 1024;
+  void send() {
+    if (pending_.empty()) return;
+    put_stdout(box_, std::exchange(pending_, {}));
+    box_.flush();
+  }
+  replay::Outbox& box_;
+  std::string pending_;
+};
+
+}  // namespace
+
 int run_export(const Options& o) {
-  auto archive = open_archive(o, Archive::Mode::ReadOnly);
-  if (!archive) {
-    error_line(archive.error());
+  const bool binary = o.format == "capnp" || o.format == "capnp-binary";
+  if (binary && isatty(STDOUT_FILENO)) {
+    error_line(Error{ErrorCode::InvalidArgument, "not writing Cap'n Proto bytes to a terminal; redirect to a file"});
     return kExitError;
   }
-  if (o.format == "json" || o.format == "capnp" || o.format == "capnp-binary") {
-    if (o.format != "json" && isatty(STDOUT_FILENO)) {
-      error_line(Error{ErrorCode::InvalidArgument, "not writing Cap'n Proto bytes to a terminal; redirect to a file"});
-      return kExitError;
+  VerbJob job;
+  job.select = [game = o.game](const Archive&) -> Expected<std::vector<core::GameId>> {
+    return std::vector<core::GameId>{game};
+  };
+  job.run = [format = o.format](const Archive& archive, core::GameId id, replay::Outbox& box) {
+    if (format == "json" || format == "capnp" || format == "capnp-binary") {
+      const auto f = format == "json"    ? replay::ExportFormat::JsonLines
+                     : format == "capnp" ? replay::ExportFormat::CapnpPacked
+                                         : replay::ExportFormat::CapnpBinary;
+      Expected<replay::ExportStats> stats = make_error(ErrorCode::Internal, "not run");
+      {
+        OutboxBuf buf(box);
+        std::ostream out(&buf);
+        stats = replay::export_game(archive, id, f, out);
+      }
+      if (!stats) put_error(box, stats.error());
+      return;
     }
-    const auto format = o.format == "json"    ? replay::ExportFormat::JsonLines
-                        : o.format == "capnp" ? replay::ExportFormat::CapnpPacked
-                                              : replay::ExportFormat::CapnpBinary;
-    auto stats = replay::export_game(*archive, o.game, format, std::cout);
-    std::cout.flush();
-    if (!stats) {
-      error_line(stats.error());
-      return kExitError;
-    }
-    return kExitClean;
-  }
-  auto events = archive->events(o.game);
-  if (!events) {
-    error_line(events.error());
-    return kExitError;
-  }
-  fmt::print("{}", core::export_notation(*events));
-  return kExitClean;
+    auto events = archive.events(id);
+    if (!events) return put_error(box, events.error());
+    put_stdout(box, core::export_notation(*events));
+  };
+  auto outcome = run_verb_job(o, std::move(job));
+  return outcome ? outcome->code : kExitError;
 }
 
 int run_rules(const Options& o) {

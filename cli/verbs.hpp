@@ -58,4 +58,11 @@ struct SnapshotArgs {
 CLI::App* add_snapshot(CLI::App& app, Options& o, SnapshotArgs& s);
 int run_snapshot(const Options& o, const SnapshotArgs& s);
 
+// warlog backup (cli/backup.cpp): registers the verb and runs it.
+struct BackupArgs {
+  std::string dir;
+};
+CLI::App* add_backup(CLI::App& app, Options& o, BackupArgs& b);
+int run_backup(const Options& o, const BackupArgs& b);
+
 }  // namespace warlog::cli

@@ -157,10 +157,27 @@ class Store {
   // Flushes commits made with Durability::Relaxed to disk.
   [[nodiscard]] Expected<void> sync();
 
+  // --- Copying (store/src/store_copy.cpp) ---------------------------------------
+  // Writes a consistent, compacted copy of the store as of one read
+  // transaction (mdb_env_copy2 with MDB_CP_COMPACT: free pages left out) to
+  // dir/data.mdb, dir an existing empty directory, and flushes it to disk.
+  // Writers go on meanwhile; the copy holds no lock.mdb. Errors: IoError,
+  // DataLoss when LMDB finds the store damaged.
+  [[nodiscard]] Expected<void> copy_compact(const std::filesystem::path& dir) const;
+
   // --- Facts -------------------------------------------------------------------
   [[nodiscard]] const std::filesystem::path& path() const noexcept;
   [[nodiscard]] bool read_only() const noexcept;
   [[nodiscard]] std::size_t map_size() const noexcept;  // current, in bytes
+
+  // Where this process maps data.mdb: a fault address inside it names a page
+  // (replay/isolate.hpp reports it when a damaged page kills a reader).
+  struct MapExtent {
+    const void* base = nullptr;
+    std::size_t bytes = 0;
+    std::size_t page_size = 0;
+  };
+  [[nodiscard]] MapExtent map_extent() const noexcept;
 
  private:
   explicit Store(std::shared_ptr<detail::Shared> shared) noexcept;

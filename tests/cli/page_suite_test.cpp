@@ -1,0 +1,166 @@
+// The page suite: data.mdb damaged at the page level, the way LMDB cannot
+// detect (it keeps no page checksums), and the reading verbs run on it. No
+// warlog process may end by a signal: exit 0, 1 or 2, and every line on
+// stderr one "warlog: ..." message (docs/reliability.md, "No store crashes
+// the tool").
+//
+// Each trial is a fresh copy of a small sample store with one page zeroed,
+// one page filled with random bytes, or one byte of a page header flipped.
+// The suite's count is fixed and small (3 games; verify and audit; every
+// page zeroed and randomised; 200 header flips); WARLOG_PAGE_SUITE=full
+// (scripts/soak pages) runs every sample game and every reading verb.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "cli/cli_run.hpp"
+
+namespace warlog {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSamples = WARLOG_SAMPLES_DIR;
+constexpr std::size_t kPage = 4096;
+constexpr std::size_t kFlips = 200;
+
+struct Trial {
+  enum class Damage { Zero, Random, FlipHeaderByte } damage;
+  std::size_t page;
+  std::size_t offset = 0;        // a flip's byte in the page header
+  unsigned char mask = 0;        // what it is xored with
+};
+
+std::string describe(const Trial& t) {
+  switch (t.damage) {
+    case Trial::Damage::Zero: return "page " + std::to_string(t.page) + " zeroed";
+    case Trial::Damage::Random: return "page " + std::to_string(t.page) + " randomised";
+    default:
+      return "page " + std::to_string(t.page) + " header byte " + std::to_string(t.offset) + " ^ " +
+             std::to_string(t.mask);
+  }
+}
+
+std::string damaged(std::string bytes, const Trial& t) {
+  char* page = bytes.data() + t.page * kPage;
+  if (t.damage == Trial::Damage::Zero) {
+    std::fill(page, page + kPage, '\0');
+  } else if (t.damage == Trial::Damage::Random) {
+    std::mt19937_64 rng(t.page);
+    for (std::size_t i = 0; i < kPage; ++i) page[i] = static_cast<char>(rng());
+  } else {
+    page[t.offset] = static_cast<char>(page[t.offset] ^ t.mask);
+  }
+  return bytes;
+}
+
+// A message problem in one run's stderr, or "" when every line is "warlog: ...".
+std::string message_problem(const testing::CliResult& r) {
+  if (r.code == 2 && r.err.empty()) return "exit 2 with nothing on stderr";
+  std::size_t at = 0;
+  while (at < r.err.size()) {
+    const auto end = r.err.find('\n', at);
+    if (end == std::string::npos) return "a message without its newline";
+    if (r.err.compare(at, 8, "warlog: ") != 0) return "a line that is not a warlog message: " + r.err.substr(at, end - at);
+    at = end + 1;
+  }
+  return "";
+}
+
+TEST(PageSuite, NoDamagedPageEndsAReadingVerbBySignal) {
+  const char* mode = std::getenv("WARLOG_PAGE_SUITE");
+  const bool full = mode != nullptr && std::string(mode) == "full";
+  testing::TempDir dir;
+  const std::string pristine = (dir.path() / "pristine").string();
+  const std::vector<std::string> games =
+      full ? std::vector<std::string>{kSamples + "/games/*.wlog"}
+           : std::vector<std::string>{kSamples + "/games/cut_off.wlog", kSamples + "/games/green_powder.wlog",
+                                      kSamples + "/games/the_mill_road.wlog"};
+  for (const auto& g : games) ASSERT_EQ(testing::run_warlog("import --store " + pristine + " " + g).code, 0) << g;
+  const std::string bytes = testing::slurp(fs::path(pristine) / "data.mdb");
+  const std::size_t pages = bytes.size() / kPage;
+  ASSERT_GE(pages, 8u);
+
+  // verbs run on STORE; DIR is a scratch directory of the trial.
+  std::vector<std::string> verbs = {"verify --store STORE", "audit --store STORE"};
+  if (full) {
+    verbs.insert(verbs.end(), {"list --store STORE", "list --store STORE --format json", "export --store STORE 1",
+                               "export --store STORE 2 --format json", "audit --store STORE --format junit -j 1",
+                               "rule-diff --store STORE --candidate " + kSamples + "/rulesets/empty_deck_penalty.toml",
+                               "snapshot --store STORE --every 40", "backup --store STORE DIR/backup"});
+  }
+  std::vector<Trial> trials;
+  for (std::size_t p = 0; p < pages; ++p) {
+    trials.push_back({Trial::Damage::Zero, p});
+    trials.push_back({Trial::Damage::Random, p});
+  }
+  std::mt19937_64 rng(20261201);
+  for (std::size_t i = 0; i < kFlips; ++i) {
+    trials.push_back({Trial::Damage::FlipHeaderByte, rng() % pages, rng() % 16,
+                      static_cast<unsigned char>(1 + rng() % 255)});
+  }
+
+  // Two workers (the machine's cores), each trial in a directory of its own.
+  std::atomic<std::size_t> next = 0, runs = 0, signals = 0, deaths_reported = 0, exit2 = 0;
+  std::mutex mutex;
+  std::vector<std::string> problems;
+  const auto start = std::chrono::steady_clock::now();
+  auto worker = [&] {
+    for (std::size_t i = next++; i < trials.size(); i = next++) {
+      testing::TempDir scratch;
+      const fs::path store = scratch.path() / "store";
+      for (const auto& verb_template : verbs) {
+        fs::remove_all(store);
+        fs::remove_all(scratch.path() / "backup");
+        fs::create_directories(store);
+        std::ofstream(store / "data.mdb", std::ios::binary) << damaged(bytes, trials[i]);
+        std::string verb = verb_template;
+        for (auto at = verb.find("STORE"); at != std::string::npos; at = verb.find("STORE")) {
+          verb.replace(at, 5, store.string());
+        }
+        for (auto at = verb.find("DIR"); at != std::string::npos; at = verb.find("DIR")) {
+          verb.replace(at, 3, scratch.path().string());
+        }
+        const auto r = testing::run_warlog(verb);
+        ++runs;
+        exit2 += r.code == 2;
+        deaths_reported += r.err.find("the data file is corrupt") != std::string::npos;
+        std::string problem;
+        if (r.code < 0 || r.code > 2) {
+          ++signals;
+          problem = "exit status " + std::to_string(r.code) + " (a signal or a crash)";
+        } else {
+          problem = message_problem(r);
+        }
+        if (!problem.empty()) {
+          std::lock_guard lock(mutex);
+          problems.push_back(describe(trials[i]) + ", warlog " + verb_template + ": " + problem);
+        }
+      }
+    }
+  };
+  {
+    std::jthread a(worker), b(worker);
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("page suite (%s): %zu pages, %zu trials, %zu runs, %zu signals, %zu exit 2 (%zu naming a corrupt data "
+              "file), %.1f s\n",
+              full ? "full" : "quick", pages, trials.size(), runs.load(), signals.load(), exit2.load(),
+              deaths_reported.load(), seconds);
+  EXPECT_EQ(signals.load(), 0u);
+  EXPECT_TRUE(problems.empty()) << problems.size() << " runs went wrong, the first: " << problems.front();
+  // The suite damages what the verbs read: many runs must fail cleanly.
+  EXPECT_GT(exit2.load(), runs.load() / 8);
+}
+
+}  // namespace
+}  // namespace warlog
