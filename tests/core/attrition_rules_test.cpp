@@ -65,6 +65,16 @@ TEST(AttritionStep1_Move, TheRulingOptionLetsBothPlayersMove) {
   EXPECT_EQ(f.state.at(sq("b2"))->card, "Paw Militia");
 }
 
+// Regression: a second move in step 1 was reported as MUS-c.one-move, citing
+// the Muster Phase's step c.
+TEST(AttritionStep1_Move, MovingATroopTwiceIsAViolationOfStep1NotOfMusterStepC) {
+  auto b = quiet_turn();
+  b.attrition(kAna).move(kAna, "a1", "b1").move(kAna, "b1", "c1");
+  const auto f = b.fold();
+  expect_single(f, "ATT-1.move", b.last_seq(), "'Ironclaw Lancer' moving b1→c1 has already moved this phase");
+  expect_none(f, "MUS-c.one-move");
+}
+
 TEST(AttritionStep1_Move, MovingAfterPayingIsAViolation) {
   auto b = quiet_turn();
   b.attrition(kAna).pay_all(kAna).move(kAna, "a1", "b1");

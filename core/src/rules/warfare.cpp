@@ -375,7 +375,7 @@ void on(const Step& st, const TroopUnburrowed& u) {
   Troop* t = st.troop_at(u.space);
   if (t == nullptr) return;
   if (!t->has(kTroopBurrowed)) {
-    st.report(rule_id::kBurrowQuirk, fmt::format("'{}' on {} un-Burrows but is not Burrowed", t->card, to_string(u.space)));
+    st.report(rule_id::kUnburrow, fmt::format("'{}' on {} un-Burrows but is not Burrowed", t->card, to_string(u.space)));
   }
   t->flags &= static_cast<std::uint16_t>(~kTroopBurrowed);
   t->unburrowed_turn = st.s.turn;
@@ -401,7 +401,7 @@ void post_combat_move(const Step& st, const TroopMoved& m) {
     st.report(rule_id::kCombatNoAdvance, fmt::format("'{}' advances into {}, emptied by a defeat this Charge", t->card,
                                                      to_string(m.to)));
   }
-  move_troop(st, m.from, m.to, true);
+  move_troop(st, m.from, m.to, rule_id::kCombatPostMove);
 }
 
 }  // namespace warlog::core::detail
