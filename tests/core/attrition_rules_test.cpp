@@ -259,6 +259,21 @@ TEST(LogResult, ARecordedVictoryTheRulesDoNotDeriveIsAViolation) {
                 "recorded a Supremacy Victory for Ana, but the rules derive no victory here");
 }
 
+// Regression: said "recorded no result for nobody".
+TEST(LogResult, ARecordedUnfinishedGameTheRulesDecidedSaysNoResult) {
+  auto b = mill_deployed("a3");
+  b.attrition(kAna).pay_all(kAna).act(core::kNoSeat, GameEnded{core::kNoSeat, Victory::Unfinished});
+  expect_single(b.fold(), "LOG.result", b.last_seq(),
+                "recorded no result, but the rules give a Supremacy Victory to Ana");
+}
+
+TEST(LogResult, ARecordedVictoryWithoutAWinnerSaysSo) {
+  auto b = mill_deployed("c3");
+  b.attrition(kAna).pay_all(kAna).act(core::kNoSeat, GameEnded{core::kNoSeat, Victory::Supremacy});
+  expect_single(b.fold(), "LOG.result", b.last_seq(),
+                "recorded a Supremacy Victory without a winner, but the rules derive no victory here");
+}
+
 TEST(LogResult, AConcessionIsTakenAsRecorded) {
   auto b = mill_deployed("c3");
   b.settle().act(core::kNoSeat, GameEnded{kBo, Victory::Concession});
@@ -618,7 +633,9 @@ TEST(AttritionWip_EmptyDeck, WithTheOptionNoFlightIsAViolation) {
   r.empty_deck_penalty = true;
   const auto b = empty_deck(r, false);
   // Two cards not drawn, but only one Troop can flee.
-  expect_single(b.fold(), "ATT-wip.empty-deck", b.last_seq(), "Ana could not draw 2 cards but only 0 Troops fled");
+  // Regression: said "but only 0 Troops fled".
+  expect_single(b.fold(), "ATT-wip.empty-deck", b.last_seq(),
+                "Ana could not draw 2 cards, so 1 Troop must flee, but none fled");
 }
 
 TEST(AttritionWip_EmptyDeck, WithoutTheOptionNothingFleesAndAFlightIsUnexplained) {

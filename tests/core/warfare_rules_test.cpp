@@ -115,6 +115,14 @@ TEST(WarfareA_ShotteOrder, TheLeaderFiringAgainAfterTheNextPlayerFiredTwiceIsAVi
   expect_single(b.fold(), "WAR-A.order", b.last_seq(), "Bo fires again after Ana fired, outside alternating fire");
 }
 
+// Regression: said "Bo fires again after Ana fired" when Bo had not fired.
+TEST(WarfareA_ShotteOrder, TheLeaderFiringAfterTheNextPlayerFiredFirstIsAViolation) {
+  auto b = shotte_exchange();
+  b.act(kAna, fire("a1", "c2", 2)).act(kBo, fire("a2", "a1", 1));
+  expect_single(b.fold(), "WAR-A.order", b.last_seq(),
+                "Bo fires after Ana fired first: Leading in Morale, Bo fires first or not at all");
+}
+
 // Ana's Musketeer on a1 against Bo's Coalition Pikeman (Vitality 3) on a2.
 Battle musketeer_vs_pikeman() { return battle({{"Claw Musketeer", "a1"}}, {{"Coalition Pikeman", "a2"}}); }
 

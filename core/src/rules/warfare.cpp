@@ -187,8 +187,14 @@ void on(const Step& st, const ShotteFired& f) {
     const bool next_started = s.shotte_seats.front() != s.leader;
     if (x == s.leader && next_fired &&
         (next_started || s.shotte_alternation_broken || (prev == x && other_could_fire))) {
-      st.report(rule_id::kShotteOrder, fmt::format("{} fires again after {} fired, outside alternating fire",
-                                                   st.player(x), st.player(other_seat(x))));
+      // "Again" only when the leader has fired before this turn: after a
+      // pass, the next player's fire ends the leader's turn to fire.
+      const bool fired_before = std::find(s.shotte_seats.begin(), s.shotte_seats.end(), x) != s.shotte_seats.end();
+      st.report(rule_id::kShotteOrder,
+                fired_before ? fmt::format("{} fires again after {} fired, outside alternating fire", st.player(x),
+                                           st.player(other_seat(x)))
+                             : fmt::format("{} fires after {} fired first: Leading in Morale, {} fires first or not at all",
+                                           st.player(x), st.player(other_seat(x)), st.player(x)));
     }
     if (prev == x && other_could_fire) s.shotte_alternation_broken = true;
   }
