@@ -254,7 +254,9 @@ CLI::App* add_dispute(CLI::App& app, DisputeArgs& a) {
   a.add->add_option("--seq", a.seq, "The disputed event's seq (as the audit prints it)")->required();
   a.add->add_option("--claim", a.claim, "What is claimed, in a sentence")->required();
   a.add->add_option("--by", a.by, "Who raises it")->required();
-  a.add->add_option("--cite", a.cites, "A rule id (warlog rules) or any citation; repeatable");
+  a.add->add_option("--cite", a.cites,
+                    "A rule id (warlog rules; a renamed rule's old id is recorded as its id now) or any citation; "
+                    "repeatable");
 
   a.list = d->add_subcommand("list", "List disputes with their status");
   store(a.list);
@@ -272,7 +274,8 @@ CLI::App* add_dispute(CLI::App& app, DisputeArgs& a) {
   a.resolve->add_option("--ruling", a.ruling, "The ruling, in a sentence or two")->required();
   a.resolve->add_option("--by", a.by, "Who rules")->required();
   a.resolve->add_option("--cite", a.cites, "A rule id or any citation; repeatable");
-  a.resolve->add_option("--expect", a.expect, "The audit must report this rule id at the event");
+  a.resolve->add_option("--expect", a.expect,
+                        "The audit must report this rule id at the event (an old id is recorded as the id now)");
   a.resolve->add_option("--expect-none", a.expect_none, "The audit must NOT report this rule id at the event");
   a.resolve->add_flag("--supersede", a.supersede, "Rule again on a resolved dispute (an appeal)");
 

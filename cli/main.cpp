@@ -58,9 +58,16 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "json", "junit"}));
   audit->add_option("--jobs,-j", opts.jobs, "Threads (default: one per core)");
   audit->add_option("--shard", opts.shard, "Only games whose id % N == K, as K/N: one machine's share");
-  audit->footer("Exit 0 when no game has a violation, 1 when any has, 2 on error. A game that cannot be\n"
-                "audited (its record or events damaged, or written by a newer warlog) is one line on stderr\n"
-                "and exit 2; the other games are still audited and reported.\n"
+  audit->footer("Each finding names its rule, severity and basis: written (a rules document), assumed (a page not
+"
+                "published yet) or warlog (the log's own consistency, docs/warlog-rules.md); `warlog rules ID` says more.
+"
+                "Exit 0 when no game has a violation, 1 when any has, 2 on error. A game that cannot be
+"
+                "audited (its record or events damaged, or written by a newer warlog) is one line on stderr
+"
+                "and exit 2; the other games are still audited and reported.
+"
                 "A progress line with rate and ETA is shown when stderr is a terminal.");
 
   CLI::App* diff = app.add_subcommand("rule-diff", "Re-audit games under a changed ruleset or card list: what changes");
@@ -107,10 +114,16 @@ int main(int argc, char** argv) {
               "capnp-binary: the same, unpacked, for capnp convert binary:text.");
 
   CLI::App* rules = app.add_subcommand("rules", "List every rule: id, citation, severity, basis, ruleset option");
+  rules->add_option("ids", opts.rule_ids, "Show only these rules (a renamed rule's old id names it too)");
   rules->add_option("--format", opts.format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  rules->footer("Every finding names one of these ids; its citation is the rules section it implements.\n"
-                "basis 'assumed' marks rules resting on an unpublished page (docs/rulings.md says how each was read);\n"
-                "the option is the ruleset TOML key that changes the rule.");
+  rules->footer("Every finding names one of these ids; its citation is the rules section it implements\n"
+                "(a heading of docs/rules-index.tsv, the index of ../shared/rules and docs/warlog-rules.md).\n"
+                "basis 'written': the rule rests on the designer's rules documents; 'assumed': on a page not\n"
+                "published yet (docs/rulings.md says how each was read); 'warlog': on no document, warlog's own\n"
+                "rule for a consistent log (docs/warlog-rules.md).\n"
+                "The option is the ruleset TOML key that changes the rule. Ids are never reused: a renamed\n"
+                "rule lists its old ids ('formerly'), and an old id still names it here, in --expect and --cite.\n"
+                "An unknown id is an error (exit 2).");
 
   GenerateArgs generate_args;
   CLI::App* generate = add_generate(app, opts, generate_args);

@@ -4,6 +4,7 @@
 #include "isolated.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
@@ -201,26 +202,53 @@ int run_export(const Options& o) {
   return outcome ? outcome->code : kExitError;
 }
 
+namespace {
+
+// The ids a rule had before it was renamed (core::rule_aliases()).
+std::vector<std::string_view> old_ids_of(const core::Rule& r) {
+  std::vector<std::string_view> out;
+  for (const core::RuleAlias& a : core::rule_aliases()) {
+    if (a.id == r.id) out.push_back(a.old_id);
+  }
+  return out;
+}
+
+}  // namespace
+
 int run_rules(const Options& o) {
+  std::vector<const core::Rule*> shown;
+  for (const std::string& id : o.rule_ids) {
+    const core::Rule* r = core::find_rule(id);  // an old id names its rule under the id it has now
+    if (r == nullptr) {
+      error_line(Error{ErrorCode::NotFound, fmt::format("no rule '{}' (warlog rules lists them)", id)});
+      return kExitError;
+    }
+    if (std::find(shown.begin(), shown.end(), r) == shown.end()) shown.push_back(r);
+  }
+  if (o.rule_ids.empty()) {
+    for (const core::Rule& r : core::all_rules()) shown.push_back(&r);
+  }
   if (o.format == "json") {
     nlohmann::json out = nlohmann::json::array();
-    for (const core::Rule& r : core::all_rules()) {
-      out.push_back({{"id", r.id},
-                     {"citation", r.citation},
-                     {"summary", r.summary},
-                     {"severity", core::to_string(r.severity)},
-                     {"basis", core::to_string(r.basis)},
-                     {"option", r.option},
-                     {"ruling", r.ruling}});
+    for (const core::Rule* r : shown) {
+      out.push_back({{"id", r->id},
+                     {"citation", r->citation},
+                     {"summary", r->summary},
+                     {"severity", core::to_string(r->severity)},
+                     {"basis", core::to_string(r->basis)},
+                     {"option", r->option},
+                     {"ruling", r->ruling},
+                     {"aliases", old_ids_of(*r)}});
     }
     fmt::print("{}\n", out.dump(2));
     return kExitClean;
   }
-  for (const core::Rule& r : core::all_rules()) {
-    fmt::print("{:<28} {:<9} {:<7} {}\n", r.id, core::to_string(r.severity), core::to_string(r.basis), r.citation);
-    fmt::print("{:<28} {}", "", r.summary);
-    if (!r.option.empty()) fmt::print(" [option: {}]", r.option);
-    if (!r.ruling.empty()) fmt::print(" [ruling: {}]", r.ruling);
+  for (const core::Rule* r : shown) {
+    fmt::print("{:<28} {:<9} {:<7} {}\n", r->id, core::to_string(r->severity), core::to_string(r->basis), r->citation);
+    fmt::print("{:<28} {}", "", r->summary);
+    if (!r->option.empty()) fmt::print(" [option: {}]", r->option);
+    if (!r->ruling.empty()) fmt::print(" [ruling: {}]", r->ruling);
+    if (const auto old = old_ids_of(*r); !old.empty()) fmt::print(" [formerly: {}]", fmt::join(old, ", "));
     fmt::print("\n");
   }
   return kExitClean;

@@ -27,6 +27,8 @@ struct Options {
   std::uint64_t shard_index = 0;  // --shard K/N
   std::uint64_t shard_count = 0;
   std::string shard;              // as typed, parsed into the two above
+  // rules: the ids (or old ids) to show; empty: every rule
+  std::vector<std::string> rule_ids;
   // rule-diff
   std::string base_ruleset, candidate_ruleset, base_catalog, candidate_catalog;
 };

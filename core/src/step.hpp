@@ -92,8 +92,10 @@ void on(const Step&, const TerritoryControlTaken&);
 void on(const Step&, const TroopFled&);
 
 // Moves the card on `from` to `to` for the event's seat, reporting every
-// Movement rule it breaks; `check_once` enforces one move per phase.
-void move_troop(const Step& st, Space from, Space to, bool check_once);
+// Movement rule it breaks. A Troop moves once per phase: a second move is a
+// finding of `once_rule`, the rule of the phase's own moves (Muster step c,
+// the post-combat move, Attrition step 1).
+void move_troop(const Step& st, Space from, Space to, std::string_view once_rule);
 
 // Movement outside the Muster Phase (rules/warfare.cpp, rules/attrition.cpp).
 void post_combat_move(const Step& st, const TroopMoved& m);

@@ -48,10 +48,13 @@ struct AtSeq {
 AtSeq findings_at(const std::vector<LocatedFinding>& findings, core::Seq seq, const core::Expectation& e) {
   AtSeq out;
   std::vector<std::string> there;
+  // A ruling made under an id since renamed expects the rule's id now.
+  const core::Rule* rule = core::find_rule(e.rule_id);
+  const std::string_view rule_id = rule != nullptr ? rule->id : std::string_view(e.rule_id);
   for (const auto& f : findings) {
     if (f.finding.seq != seq) continue;
     there.push_back(std::string(f.finding.rule_id));
-    if (f.finding.rule_id == e.rule_id) {
+    if (f.finding.rule_id == rule_id) {
       out.found = true;
       out.detail = fmt::format("the audit reports {} at seq {}: {}", e.rule_id, seq, f.finding.message);
     }
@@ -193,7 +196,10 @@ Expected<DisputeCase> make_dispute_case(const Archive& archive, const DisputeId&
   e += fmt::format("catalog: {}\n", c.catalog_file);
   e += fmt::format("ruleset: {}\n", c.ruleset_file);
   e += fmt::format("seq: {}\n", id.seq);
-  e += fmt::format("{}: {}\n", expectation.present ? "expect" : "expect-none", expectation.rule_id);
+  // A ruling recorded under an id since renamed is exported under the id now.
+  const core::Rule* expected_rule = core::find_rule(expectation.rule_id);
+  e += fmt::format("{}: {}\n", expectation.present ? "expect" : "expect-none",
+                   expected_rule != nullptr ? expected_rule->id : std::string_view(expectation.rule_id));
   e += fmt::format("dispute: {}\n", to_string(id));
   e += fmt::format("title: {} ({})\n", one_line(game->title), game->date);
   e += fmt::format("claim: {}\n", one_line(dispute->raised.claim));

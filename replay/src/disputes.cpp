@@ -71,7 +71,8 @@ core::DisputeStatus Dispute::status() const noexcept {
 const core::DisputeRuled* Dispute::in_force() const noexcept { return rulings.empty() ? nullptr : &rulings.back(); }
 
 core::Citation make_citation(std::string_view text) {
-  if (core::find_rule(text) != nullptr) return core::Citation{core::Citation::Kind::Rule, std::string(text)};
+  // A renamed rule's old id is recorded as the id it has now.
+  if (const core::Rule* r = core::find_rule(text)) return core::Citation{core::Citation::Kind::Rule, std::string(r->id)};
   return core::Citation{core::Citation::Kind::Text, std::string(text)};
 }
 
@@ -146,6 +147,8 @@ Expected<Dispute> resolve_dispute(const Archive& archive, const DisputeId& id, c
   ruled.ruled_by = r.ruled_by;
   ruled.citations = citations_of(r.citations);
   ruled.expectation = r.expectation;
+  // Recorded under the rule's id now, should the judge have typed an old one.
+  if (ruled.expectation) ruled.expectation->rule_id = std::string(core::find_rule(ruled.expectation->rule_id)->id);
   ruled.ruled_at = r.ruled_at;
   auto n = archive.store().append_annotation(id.game, id.seq, ruled, next_n);
   if (!n) return tl::unexpected(n.error());

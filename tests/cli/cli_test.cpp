@@ -203,6 +203,25 @@ TEST(Cli, RulesListsEveryRuleWithItsCitation) {
   EXPECT_NE(r.out.find("Attrition Phase › 3. Pay Provision Costs › Payment priority"), std::string::npos);
 }
 
+TEST(Cli, RulesShowsOnlyTheIdsAskedForWithEachBasis) {
+  const CliRun r = run("rules WAR-C.lost LOG.order WAR-C.lost");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("WAR-C.lost"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("warlog  warlog rules › Event order"), std::string::npos) << "basis warlog\n" << r.out;
+  EXPECT_EQ(r.out.find("MUS-a.draw"), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 4) << "each rule once, two lines each\n" << r.out;
+  const CliRun j = run("rules MOR.leader --format json");
+  EXPECT_EQ(j.code, 0) << j.out;
+  EXPECT_NE(j.out.find("\"basis\": \"assumed\""), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"aliases\": []"), std::string::npos) << j.out;
+}
+
+TEST(Cli, RulesWithAnUnknownIdIsAUsageErrorOnOneLine) {
+  const CliRun r = run("rules MUS-z.nope");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out, "warlog: no rule 'MUS-z.nope' (warlog rules lists them)\n");
+}
+
 // #6's "done means", end to end through the CLI on the sample library: the
 // WIP empty-deck rule switched on is reported with the games and first events
 // it changes (exit 1); the unchanged ruleset changes nothing (exit 0).

@@ -65,6 +65,16 @@ TEST(AttritionStep1_Move, TheRulingOptionLetsBothPlayersMove) {
   EXPECT_EQ(f.state.at(sq("b2"))->card, "Paw Militia");
 }
 
+// Regression: a second move in step 1 was reported as MUS-c.one-move, citing
+// the Muster Phase's step c.
+TEST(AttritionStep1_Move, MovingATroopTwiceIsAViolationOfStep1NotOfMusterStepC) {
+  auto b = quiet_turn();
+  b.attrition(kAna).move(kAna, "a1", "b1").move(kAna, "b1", "c1");
+  const auto f = b.fold();
+  expect_single(f, "ATT-1.move", b.last_seq(), "'Ironclaw Lancer' moving b1→c1 has already moved this phase");
+  expect_none(f, "MUS-c.one-move");
+}
+
 TEST(AttritionStep1_Move, MovingAfterPayingIsAViolation) {
   auto b = quiet_turn();
   b.attrition(kAna).pay_all(kAna).move(kAna, "a1", "b1");
@@ -247,6 +257,21 @@ TEST(LogResult, ARecordedVictoryTheRulesDoNotDeriveIsAViolation) {
   b.attrition(kAna).pay_all(kAna).act(core::kNoSeat, GameEnded{kAna, Victory::Supremacy});
   expect_single(b.fold(), "LOG.result", b.last_seq(),
                 "recorded a Supremacy Victory for Ana, but the rules derive no victory here");
+}
+
+// Regression: said "recorded no result for nobody".
+TEST(LogResult, ARecordedUnfinishedGameTheRulesDecidedSaysNoResult) {
+  auto b = mill_deployed("a3");
+  b.attrition(kAna).pay_all(kAna).act(core::kNoSeat, GameEnded{core::kNoSeat, Victory::Unfinished});
+  expect_single(b.fold(), "LOG.result", b.last_seq(),
+                "recorded no result, but the rules give a Supremacy Victory to Ana");
+}
+
+TEST(LogResult, ARecordedVictoryWithoutAWinnerSaysSo) {
+  auto b = mill_deployed("c3");
+  b.attrition(kAna).pay_all(kAna).act(core::kNoSeat, GameEnded{core::kNoSeat, Victory::Supremacy});
+  expect_single(b.fold(), "LOG.result", b.last_seq(),
+                "recorded a Supremacy Victory without a winner, but the rules derive no victory here");
 }
 
 TEST(LogResult, AConcessionIsTakenAsRecorded) {
@@ -608,7 +633,9 @@ TEST(AttritionWip_EmptyDeck, WithTheOptionNoFlightIsAViolation) {
   r.empty_deck_penalty = true;
   const auto b = empty_deck(r, false);
   // Two cards not drawn, but only one Troop can flee.
-  expect_single(b.fold(), "ATT-wip.empty-deck", b.last_seq(), "Ana could not draw 2 cards but only 0 Troops fled");
+  // Regression: said "but only 0 Troops fled".
+  expect_single(b.fold(), "ATT-wip.empty-deck", b.last_seq(),
+                "Ana could not draw 2 cards, so 1 Troop must flee, but none fled");
 }
 
 TEST(AttritionWip_EmptyDeck, WithoutTheOptionNothingFleesAndAFlightIsUnexplained) {

@@ -115,6 +115,14 @@ TEST(WarfareA_ShotteOrder, TheLeaderFiringAgainAfterTheNextPlayerFiredTwiceIsAVi
   expect_single(b.fold(), "WAR-A.order", b.last_seq(), "Bo fires again after Ana fired, outside alternating fire");
 }
 
+// Regression: said "Bo fires again after Ana fired" when Bo had not fired.
+TEST(WarfareA_ShotteOrder, TheLeaderFiringAfterTheNextPlayerFiredFirstIsAViolation) {
+  auto b = shotte_exchange();
+  b.act(kAna, fire("a1", "c2", 2)).act(kBo, fire("a2", "a1", 1));
+  expect_single(b.fold(), "WAR-A.order", b.last_seq(),
+                "Bo fires after Ana fired first: Leading in Morale, Bo fires first or not at all");
+}
+
 // Ana's Musketeer on a1 against Bo's Coalition Pikeman (Vitality 3) on a2.
 Battle musketeer_vs_pikeman() { return battle({{"Claw Musketeer", "a1"}}, {{"Coalition Pikeman", "a2"}}); }
 
@@ -282,10 +290,10 @@ TEST(WarfareB_BurrowQuirk, ATroopWithoutBurrowBurrowingIsAViolation) {
   expect_single(b.fold(), "WAR-B.burrow-quirk", b.last_seq(), "'Briar Archer' has no Burrow Quirk");
 }
 
-TEST(WarfareB_BurrowQuirk, UnBurrowingATroopNotBurrowedIsAViolation) {
+TEST(WarfareB_Unburrow, UnBurrowingATroopNotBurrowedIsAViolation) {
   auto b = burrower_waits(false);
   b.act(kBo, core::TroopUnburrowed{sq("a2")});
-  expect_single(b.fold(), "WAR-B.burrow-quirk", b.last_seq(), "'Weald Burrower' on a2 un-Burrows but is not Burrowed");
+  expect_single(b.fold(), "WAR-B.unburrow", b.last_seq(), "'Weald Burrower' on a2 un-Burrows but is not Burrowed");
 }
 
 // Ana leads and declines in turn 3: Local Favor until the end of her turn-4
@@ -567,6 +575,16 @@ TEST(WarfareC_PostMove, MovingInTheWarfarePhaseWithoutAChargeIsAViolation) {
   auto b = lancer_vs_militia();
   b.act(kAna, core::ChargeDeclined{}).move(kAna, "a1", "b1");
   expect_single(b.fold(), "WAR-C.post-move", b.last_seq(), "'Ironclaw Lancer' moves in the Warfare Phase without a Charge");
+}
+
+// Regression: a second post-combat move was reported as MUS-c.one-move,
+// citing the Muster Phase's step c.
+TEST(WarfareC_PostMove, MovingATroopTwiceAfterCombatIsAViolationOfThePostMove) {
+  auto b = after_one_combat();
+  b.move(kAna, "c1", "d1").move(kAna, "d1", "e1");
+  const auto f = b.fold();
+  expect_single(f, "WAR-C.post-move", b.last_seq(), "'Claw Musketeer' moving d1→e1 has already moved this phase");
+  expect_none(f, "MUS-c.one-move");
 }
 
 TEST(WarfareC_PostMove, TheOtherPlayerMovingAfterTheChargeIsAViolation) {

@@ -98,9 +98,12 @@ GameListModel::Facts facts_of(const replay::GameSummary& game, const core::GameS
 QString rule_text_html(std::string_view rule_id) {
   const core::Rule* rule = core::find_rule(rule_id);
   if (!rule) return QObject::tr("Rule %1 is not in this engine's rules register.").arg(str(rule_id).toHtmlEscaped());
-  QString basis = rule->basis == core::Basis::Assumed
-                      ? QObject::tr("assumed: rests on an unpublished page")
-                      : QObject::tr("written");
+  QString basis;
+  switch (rule->basis) {
+    case core::Basis::Written: basis = QObject::tr("written"); break;
+    case core::Basis::Assumed: basis = QObject::tr("assumed: rests on an unpublished page"); break;
+    case core::Basis::Warlog: basis = QObject::tr("warlog: a rule of the log itself, on no rules page"); break;
+  }
   QString html = QStringLiteral("<b>%1</b> · %2 · %3 (%4)<br>%5")
                      .arg(str(rule->id).toHtmlEscaped(), str(rule->citation).toHtmlEscaped(),
                           str(core::to_string(rule->severity)), basis, str(rule->summary).toHtmlEscaped());

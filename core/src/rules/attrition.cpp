@@ -23,7 +23,7 @@ void attrition_move(const Step& st, const TroopMoved& m) {
   if (st.ev.seat < kSeatCount && st.s.seats[st.ev.seat].provisions_paid_this_turn) {
     st.report(rule_id::kAttritionMove, "a Troop moves after Provision costs were paid: moves belong to step 1");
   }
-  move_troop(st, m.from, m.to, true);
+  move_troop(st, m.from, m.to, rule_id::kAttritionMove);
 }
 
 void on(const Step& st, const LostTroopRecovered& r) {

@@ -217,22 +217,28 @@ void on(const Step& st, const GameEnded& g) {
     }
     return "?";
   };
+  // What the log records, as a person would say it: "no result", not "no
+  // result for nobody"; a result without a winner says so.
+  const auto recorded = [&] {
+    if (g.victory == Victory::Unfinished) return std::string("no result");
+    if (g.winner >= kSeatCount) return fmt::format("{} without a winner", name(g.victory));
+    if (g.victory == Victory::Concession) return fmt::format("a win by concession for {}", st.player(g.winner));
+    return fmt::format("{} for {}", name(g.victory), st.player(g.winner));
+  };
   if (s.victory) {
     if (g.victory != *s.victory || g.winner != s.winner) {
-      st.report(rule_id::kResult, fmt::format("recorded {} for {}, but the rules give {} to {}", name(g.victory),
-                                              st.player(g.winner), name(*s.victory), st.player(s.winner)));
+      st.report(rule_id::kResult, fmt::format("recorded {}, but the rules give {} to {}", recorded(),
+                                              name(*s.victory), st.player(s.winner)));
     }
   } else if (g.victory == Victory::Attrition && s.final_turn != 0) {
     // Attrition › 4: the Threshold gives both players a final turn first.
-    st.report(rule_id::kThreshold, fmt::format("recorded an Attrition Victory for {} before the final turn {} was "
-                                               "played",
-                                               st.player(g.winner), s.final_turn));
+    st.report(rule_id::kThreshold,
+              fmt::format("recorded {} before the final turn {} was played", recorded(), s.final_turn));
   } else {
     if (g.victory == Victory::Supremacy || g.victory == Victory::Attrition) {
       // Not adopted: the outcome is what the rules derive (none), so that a
       // rule-diff shows the flip.
-      st.report(rule_id::kResult, fmt::format("recorded {} for {}, but the rules derive no victory here",
-                                              name(g.victory), st.player(g.winner)));
+      st.report(rule_id::kResult, fmt::format("recorded {}, but the rules derive no victory here", recorded()));
     } else {
       // A concession or an unfinished game is taken as recorded.
       s.winner = g.winner;
@@ -260,9 +266,11 @@ void close_part(const Step& st) {
       for (const auto& slot : s.grid) troops += slot && slot->owner == s.active;
       const int owed = std::min(want - seat.drawn_this_turn, troops + seat.fled_this_part);
       if (seat.fled_this_part < owed) {
-        st.report(rule_id::kEmptyDeck, fmt::format("{} could not draw {} card{} but only {} Troop{} fled", seat.player,
-                                                   want - seat.drawn_this_turn, want - seat.drawn_this_turn == 1 ? "" : "s",
-                                                   seat.fled_this_part, seat.fled_this_part == 1 ? "" : "s"));
+        const int missed = want - seat.drawn_this_turn;
+        st.report(rule_id::kEmptyDeck,
+                  fmt::format("{} could not draw {} card{}, so {} Troop{} must flee, but {} fled", seat.player, missed,
+                              missed == 1 ? "" : "s", owed, owed == 1 ? "" : "s",
+                              seat.fled_this_part == 0 ? std::string("none") : fmt::format("only {}", seat.fled_this_part)));
       }
     }
   }

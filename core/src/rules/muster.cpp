@@ -174,9 +174,9 @@ void on(const Step& st, const CardPlayed& p) {
   slot = t;
 }
 
-// Muster Phase › c. and › Movement: one move per Troop, one space,
-// orthogonal, own Troops, not while still mustering.
-void move_troop(const Step& st, Space from, Space to, bool check_once) {
+// Muster Phase › Steps › c. and › Movement: one move per Troop and phase,
+// one space, orthogonal, own Troops, not while still mustering.
+void move_troop(const Step& st, Space from, Space to, std::string_view once_rule) {
   Troop* t = st.troop_at(from);
   if (t == nullptr || !st.on_grid(to, "destination")) return;
   const std::string what = fmt::format("'{}' moving {}→{}", t->card, to_string(from), to_string(to));
@@ -187,8 +187,8 @@ void move_troop(const Step& st, Space from, Space to, bool check_once) {
     st.report(rule_id::kMusterStillMusteringMove, fmt::format("{} is still mustering (entered on turn {})", what,
                                                              t->entered_turn));
   }
-  if (check_once && t->has(kTroopMovedThisPhase)) {
-    st.report(rule_id::kMusterOneMove, fmt::format("{} has already moved this phase", what));
+  if (t->has(kTroopMovedThisPhase)) {
+    st.report(once_rule, fmt::format("{} has already moved this phase", what));
   }
   if (!adjacent(from, to)) {
     st.report(rule_id::kMusterOneSpace, fmt::format("{} is not a move of one space horizontally or vertically", what));
@@ -214,7 +214,7 @@ void on(const Step& st, const TroopMoved& m) {
                                                      seat->player));
       }
       seat->acted_this_part = true;
-      move_troop(st, m.from, m.to, true);
+      move_troop(st, m.from, m.to, rule_id::kMusterOneMove);
       return;
     }
     case Phase::Warfare: post_combat_move(st, m); return;

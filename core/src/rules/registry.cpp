@@ -1,6 +1,10 @@
 // The rule registry: every rule the engine enforces, with its citation.
 // Summaries paraphrase the designer's rules documents (../shared/rules); they
-// never copy them. An id is stable: retire it rather than reuse it.
+// never copy them. A citation is a heading path of docs/rules-index.tsv (a
+// rules document's, or docs/warlog-rules.md's for basis warlog), or an
+// unpublished page for an assumed rule; tests/core/rule_citations_test.cpp
+// checks every one. An id is stable: retire it rather than reuse it, and a
+// renamed rule keeps its old id in kAliases.
 
 #include <array>
 
@@ -17,22 +21,25 @@ namespace id = rule_id;
 
 constexpr Rule kRules[] = {
     // --- The log itself -------------------------------------------------
-    {id::kLogOrder, "warlog › Event stream › Order",
-     "Events follow one another in sequence, turn and phase order.", Violation, Written, "", ""},
-    {id::kLogSetup, "warlog › Event stream › Setup",
-     "A game starts with GameCreated and one ArmyRegistered per seat, before turn 1.", Violation, Written, "", ""},
+    {id::kLogOrder, "warlog rules › Event order",
+     "Events follow one another in sequence, turn and phase order.", Violation, Warlog, "", ""},
+    {id::kLogSetup, "warlog rules › Setup",
+     "A game starts with GameCreated and one ArmyRegistered per seat, before turn 1.", Violation, Warlog, "", ""},
     {id::kLogUnknownCard, "Card lists (not yet published)",
      "Every card an event names is in the game's card catalog.", Violation, Assumed, "", "R-020"},
     {id::kLogSpace, "The Battlefield (not yet published)",
      "Every space an event names is on the battlefield grid.", Violation, Assumed, "", "R-002"},
     {id::kLogNoTroop, "The Battlefield (not yet published)",
      "An event acting on a Troop names a space that holds one.", Violation, Assumed, "", "R-002"},
-    {id::kLogZone, "warlog › Event stream › Zones",
-     "A card moved from a zone (deck, hand, Homeland) is in that zone.", Violation, Written, "", ""},
-    {id::kLogActor, "warlog › Event stream › Acting seat",
-     "A player acts only in their own part of a phase, and only with their own cards.", Violation, Written, "", ""},
-    {id::kLogPhase, "warlog › Event stream › Phases",
-     "Each action happens in the phase it belongs to.", Violation, Written, "", ""},
+    {id::kLogZone, "warlog rules › Zones",
+     "A card moved from a zone (deck, hand, Homeland) is in that zone.", Violation, Warlog, "", ""},
+    {id::kLogActor, "warlog rules › Acting seat",
+     "A player acts only in their own part of a phase, and only with their own cards.", Violation, Warlog, "", ""},
+    {id::kLogPhase, "warlog rules › Phases",
+     "Each action happens in the phase it belongs to.", Violation, Warlog, "", ""},
+    {id::kResult, "warlog rules › The result",
+     "The recorded result matches the one the rules derive, and play stops when the game is decided.", Violation,
+     Warlog, "", "R-035"},
 
     // --- Morale Check (page not yet published) ---------------------------
     {id::kMoraleLeader, "Morale Check (not yet published)",
@@ -40,7 +47,7 @@ constexpr Rule kRules[] = {
      "turn's leader.", Warning, Assumed, "", "R-004"},
 
     // --- Muster Phase ------------------------------------------------------
-    {id::kMusterOrder, "Muster Phase › Steps",
+    {id::kMusterOrder, "Muster Phase",
      "The player Leading in Morale takes their Muster Phase first, then the next player.", Violation, Written, "", ""},
     {id::kMusterDraw, "Muster Phase › Steps › a. Draw cards",
      "Each player draws exactly 2 cards in their Muster Phase.", Violation, Written, "muster.draw_per_turn", ""},
@@ -55,7 +62,7 @@ constexpr Rule kRules[] = {
     {id::kMusterVanguard, "Muster Phase › Steps › b. Play cards",
      "Played cards enter the player's own Vanguard, on an empty space.", Violation, Assumed, "", "R-002"},
     {id::kMusterOneMove, "Muster Phase › Steps › c. Move eligible Troops",
-     "Each Troop moves at most once in a phase.", Violation, Written, "", ""},
+     "Each Troop moves at most once in a Muster Phase.", Violation, Written, "", ""},
     {id::kMusterOneSpace, "Muster Phase › Movement",
      "A Troop moves one card space, horizontally or vertically, into an empty space.", Violation, Written, "",
      "R-003"},
@@ -114,8 +121,10 @@ constexpr Rule kRules[] = {
     {id::kChargeBurrow, "Warfare Phase › B. Charge Subphase › Burrow bypasses this",
      "A Burrow Charge is declared by un-Burrowing one of the charger's own Burrowed Troops.", Violation, Written, "",
      ""},
-    {id::kBurrowQuirk, "Warfare Phase › B. Charge Subphase › Burrow bypasses this",
-     "Only a Troop with the Burrow Quirk Burrows; only a Burrowed Troop un-Burrows.", Violation, Written, "", ""},
+    {id::kBurrowQuirk, "Card lists (not yet published)",
+     "Only a Troop whose card has the Burrow Quirk Burrows.", Violation, Assumed, "", "R-045"},
+    {id::kUnburrow, "Warfare Phase › B. Charge Subphase › Burrow bypasses this",
+     "Only a Burrowed Troop un-Burrows.", Violation, Written, "", ""},
     {id::kLocalFavor, "Warfare Phase › B. Charge Subphase › Local Favor",
      "Local Favor is gained by a leader who declines to Charge and lasts to the end of their next Muster Phase; "
      "it is used once.", Violation, Written, "", "R-005"},
@@ -145,14 +154,15 @@ constexpr Rule kRules[] = {
     {id::kCombatNoAdvance, "Warfare Phase › Combat Rulings",
      "Defeating an enemy does not let the victor move into the emptied space.", Violation, Written, "", ""},
     {id::kCombatPostMove, "Warfare Phase › C. Combat Resolution",
-     "After all combats, only Troops not adjacent to an enemy may move, 1 space.", Violation, Written, "", ""},
+     "After all combats, only the charger's Troops not adjacent to an enemy may move, 1 space, once.", Violation,
+     Written, "", "R-027"},
     {id::kTroopWages, "Warfare Phase › The Troop Wages Rule",
      "A Troop destroyed the turn it was Mustered or un-Burrowed is still provisioned that turn.", Violation, Written,
      "", ""},
 
     // --- Attrition Phase ---------------------------------------------------
     {id::kAttritionMove, "Attrition Phase › 1. Recover Troops",
-     "In step 1 the player Leading in Morale may move each of their Troops 1 space.", Violation, Written,
+     "In step 1 the player Leading in Morale may move each of their Troops 1 space, once.", Violation, Written,
      "rulings.attrition_moves_both_players", "R-007"},
     {id::kRecoverLost, "Attrition Phase › 1. Recover Troops",
      "Only a Lost Troop is recovered: pay 3 Provisions (0 if Burrowed) to return it to the Vanguard, or shuffle it "
@@ -174,7 +184,7 @@ constexpr Rule kRules[] = {
     {id::kUnpaidDiscard, "Attrition Phase › 3. Pay Provision Costs › Failing to pay",
      "A player discards one card for each unpaid Gambit or unpaid defeated un-Burrowed Troop.", Violation, Written,
      "", "R-012"},
-    {id::kShockedFlee, "Attrition Phase › 3. Pay Provision Costs › Shocked Troops",
+    {id::kShockedFlee, "Attrition Phase › 3. Pay Provision Costs › Failing to pay › Shocked Troops",
      "An unprovisioned Shocked Troop flees, and so does any unprovisioned Paw Coalition Troop on the Rabble side; "
      "a recorded flight must match.", Violation, Written, "", ""},
     {id::kThreshold, "Attrition Phase › 4. Check Territory Threshold",
@@ -183,24 +193,40 @@ constexpr Rule kRules[] = {
     {id::kAttritionVictory, "Attrition Phase › 4. Check Territory Threshold",
      "If the final turn ends with the Territory neither Controlled nor below Threshold, the player with most sides "
      "wins an Attrition Victory; a tie goes to the player Leading in Morale.", Violation, Assumed, "", "R-017"},
-    {id::kResult, "Attrition Phase › 2. and 4.",
-     "The recorded result matches the one the rules derive, and play stops when the game is decided.", Violation,
-     Written, "", ""},
     {id::kEmptyDeck, "Attrition Phase › WIP — running out of cards",
      "With the WIP rule on: for each card a player should draw but cannot, one of their Troops flees.", Violation,
      Written, "wip.empty_deck_penalty", ""},
 };
 
+// Renamed ids: {old, new}, oldest first. Append only; an old id never names
+// another rule again (tests/core/rule_citations_test.cpp checks the table).
+// None yet: every id above is the one it was first given.
+constexpr std::array<RuleAlias, 0> kAliases{};
+
 }  // namespace
 
 std::span<const Rule> all_rules() noexcept { return kRules; }
 
-const Rule* find_rule(std::string_view rid) noexcept {
-  for (const Rule& r : kRules) {
+std::span<const RuleAlias> rule_aliases() noexcept { return kAliases; }
+
+const Rule* find_rule_in(std::span<const Rule> rules, std::span<const RuleAlias> aliases,
+                         std::string_view rid) noexcept {
+  for (const Rule& r : rules) {
     if (r.id == rid) return &r;
+  }
+  // One step only: an alias names a rule's id now, never another alias.
+  for (const RuleAlias& a : aliases) {
+    if (a.old_id == rid) {
+      for (const Rule& r : rules) {
+        if (r.id == a.id) return &r;
+      }
+      return nullptr;
+    }
   }
   return nullptr;
 }
+
+const Rule* find_rule(std::string_view rid) noexcept { return find_rule_in(kRules, kAliases, rid); }
 
 std::string_view to_string(Severity s) noexcept {
   switch (s) {
@@ -215,6 +241,7 @@ std::string_view to_string(Basis b) noexcept {
   switch (b) {
     case Basis::Written: return "written";
     case Basis::Assumed: return "assumed";
+    case Basis::Warlog: return "warlog";
   }
   return "?";
 }

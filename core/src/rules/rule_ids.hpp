@@ -1,6 +1,7 @@
 #pragma once
-// Stable rule ids. The id's prefix names the rules document (LOG: the event
-// stream itself; DECK: Deck Construction; MUS: Muster Phase; WAR: Warfare
+// Stable rule ids: never renamed away nor reused (a renamed rule keeps its
+// old id as an alias, registry.cpp). The id's prefix names the rules
+// document (LOG: the event stream itself, docs/warlog-rules.md; DECK: Deck Construction; MUS: Muster Phase; WAR: Warfare
 // Phase; ATT: Attrition Phase), then the section, then the check.
 
 #include <string_view>
@@ -67,6 +68,7 @@ inline constexpr std::string_view kCombatReconnect = "WAR-C.reconnect";
 inline constexpr std::string_view kCombatPostMove = "WAR-C.post-move";
 inline constexpr std::string_view kTroopWages = "WAR.wages";
 inline constexpr std::string_view kBurrowQuirk = "WAR-B.burrow-quirk";
+inline constexpr std::string_view kUnburrow = "WAR-B.unburrow";
 
 inline constexpr std::string_view kAttritionMove = "ATT-1.move";
 inline constexpr std::string_view kRecoverLost = "ATT-1.recover";

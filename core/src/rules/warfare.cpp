@@ -187,8 +187,14 @@ void on(const Step& st, const ShotteFired& f) {
     const bool next_started = s.shotte_seats.front() != s.leader;
     if (x == s.leader && next_fired &&
         (next_started || s.shotte_alternation_broken || (prev == x && other_could_fire))) {
-      st.report(rule_id::kShotteOrder, fmt::format("{} fires again after {} fired, outside alternating fire",
-                                                   st.player(x), st.player(other_seat(x))));
+      // "Again" only when the leader has fired before this turn: after a
+      // pass, the next player's fire ends the leader's turn to fire.
+      const bool fired_before = std::find(s.shotte_seats.begin(), s.shotte_seats.end(), x) != s.shotte_seats.end();
+      st.report(rule_id::kShotteOrder,
+                fired_before ? fmt::format("{} fires again after {} fired, outside alternating fire", st.player(x),
+                                           st.player(other_seat(x)))
+                             : fmt::format("{} fires after {} fired first: Leading in Morale, {} fires first or not at all",
+                                           st.player(x), st.player(other_seat(x)), st.player(x)));
     }
     if (prev == x && other_could_fire) s.shotte_alternation_broken = true;
   }
@@ -375,7 +381,7 @@ void on(const Step& st, const TroopUnburrowed& u) {
   Troop* t = st.troop_at(u.space);
   if (t == nullptr) return;
   if (!t->has(kTroopBurrowed)) {
-    st.report(rule_id::kBurrowQuirk, fmt::format("'{}' on {} un-Burrows but is not Burrowed", t->card, to_string(u.space)));
+    st.report(rule_id::kUnburrow, fmt::format("'{}' on {} un-Burrows but is not Burrowed", t->card, to_string(u.space)));
   }
   t->flags &= static_cast<std::uint16_t>(~kTroopBurrowed);
   t->unburrowed_turn = st.s.turn;
@@ -401,7 +407,7 @@ void post_combat_move(const Step& st, const TroopMoved& m) {
     st.report(rule_id::kCombatNoAdvance, fmt::format("'{}' advances into {}, emptied by a defeat this Charge", t->card,
                                                      to_string(m.to)));
   }
-  move_troop(st, m.from, m.to, true);
+  move_troop(st, m.from, m.to, rule_id::kCombatPostMove);
 }
 
 }  // namespace warlog::core::detail
