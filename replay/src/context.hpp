@@ -17,9 +17,15 @@ struct ResolvedContext {
   std::shared_ptr<const core::Ruleset> keep_ruleset;
 };
 
-// Errors: DataLoss "game N: ..." when a recorded blob is missing.
+// Errors: DataLoss "game N: ..." when a recorded blob is missing. Reads the
+// blobs with readers of its own: call it holding no reader, so that a reader
+// that finds the map grown by another process can wait for the others and
+// adopt it (a thread holding one cannot: store/README.md, "Write path").
 [[nodiscard]] Expected<ResolvedContext> resolve_context(const Archive& archive, const store::GameMeta& meta,
                                                         const AuditOptions& options);
+
+// The game's stored metadata, read with a reader of its own (ended on return).
+[[nodiscard]] Expected<store::GameMeta> read_meta(const Archive& archive, core::GameId id);
 
 // The summary a game's stored metadata gives (no I/O).
 [[nodiscard]] GameSummary summary_of(const store::GameMeta& m);

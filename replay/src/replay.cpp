@@ -79,6 +79,12 @@ void locate_findings(std::vector<core::Finding>& found, const core::Event& ev, s
   }
 }
 
+Expected<store::GameMeta> read_meta(const Archive& archive, core::GameId id) {
+  auto reader = archive.store().reader();
+  if (!reader) return tl::unexpected(reader.error());
+  return reader->game(id);
+}
+
 Expected<ResolvedContext> resolve_context(const Archive& archive, const store::GameMeta& meta,
                                           const AuditOptions& options) {
   ResolvedContext out;
@@ -369,13 +375,15 @@ Expected<core::Ruleset> Archive::ruleset_of(core::GameId id) const {
 }
 
 Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options) const {
+  // The context first (it reads blobs), then one reader for the scan: never two at once.
+  auto recorded = read_meta(*this, id);
+  if (!recorded) return tl::unexpected(recorded.error());
+  auto resolved = resolve_context(*this, *recorded, options);
+  if (!resolved) return tl::unexpected(resolved.error());
   auto reader = store_->reader();
   if (!reader) return tl::unexpected(reader.error());
-  auto meta = reader->game(id);
+  auto meta = reader->game(id);  // this snapshot's count (a live game may have grown)
   if (!meta) return tl::unexpected(meta.error());
-
-  auto resolved = resolve_context(*this, *meta, options);
-  if (!resolved) return tl::unexpected(resolved.error());
   const core::Catalog* catalog = resolved->catalog;
   const core::Ruleset* ruleset = resolved->ruleset;
 

@@ -57,14 +57,17 @@ std::vector<LocatedFinding> minus(const std::vector<LocatedFinding>& a, const st
 }  // namespace
 
 Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const RuleDiffOptions& options) {
+  // The contexts first (they read blobs), then one reader for the scan: never two at once.
+  auto recorded = read_meta(archive, id);
+  if (!recorded) return tl::unexpected(recorded.error());
+  auto base_ctx = resolve_context(archive, *recorded, options.base);
+  if (!base_ctx) return tl::unexpected(base_ctx.error());
+  auto cand_ctx = resolve_context(archive, *recorded, options.candidate);
+  if (!cand_ctx) return tl::unexpected(cand_ctx.error());
   auto reader = archive.store().reader();
   if (!reader) return tl::unexpected(reader.error());
-  auto meta = reader->game(id);
+  auto meta = reader->game(id);  // this snapshot's count (a live game may have grown)
   if (!meta) return tl::unexpected(meta.error());
-  auto base_ctx = resolve_context(archive, *meta, options.base);
-  if (!base_ctx) return tl::unexpected(base_ctx.error());
-  auto cand_ctx = resolve_context(archive, *meta, options.candidate);
-  if (!cand_ctx) return tl::unexpected(cand_ctx.error());
   const core::Context base{*base_ctx->catalog, *base_ctx->ruleset};
   const core::Context cand{*cand_ctx->catalog, *cand_ctx->ruleset};
 

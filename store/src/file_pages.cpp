@@ -161,24 +161,30 @@ Expected<void> check_pages_present(const Shared& s, MDB_txn* txn) {
   const std::uint64_t present = have / psize;  // a partial last page counts as missing
 
   // The meta page of this read txn's snapshot: its free pages stay free while
-  // the txn lives, even if another process commits meanwhile.
+  // the txn lives, even if another process commits meanwhile. Another
+  // process may since have written that meta page over (the two alternate),
+  // then the newest stands in: last_pgno only grows, and a file that holds
+  // the newest snapshot's pages holds this one's.
   PageFile metas(fd, psize, 2);
-  std::optional<std::string> meta;
-  for (std::uint64_t m = 0; m < 2 && !meta; ++m) {
+  std::optional<std::string> mine, newest;
+  for (std::uint64_t m = 0; m < 2; ++m) {
     auto p = metas.read(m);
-    if (p && load<std::uint32_t>(*p, kMetaMagic) == kMagic && load<std::uint64_t>(*p, kMetaTxnid) == mdb_txn_id(txn)) {
-      meta = std::move(p);
-    }
+    if (!p || load<std::uint32_t>(*p, kMetaMagic) != kMagic) continue;
+    const auto txnid = load<std::uint64_t>(*p, kMetaTxnid);
+    if (!newest || txnid > load<std::uint64_t>(*newest, kMetaTxnid)) newest = p;
+    if (txnid == mdb_txn_id(txn)) mine = std::move(p);
   }
-  if (!meta) return make_error(ErrorCode::DataLoss, fmt::format("{}: data.mdb is not an LMDB file", s.path.string()));
-  const auto last = load<std::uint64_t>(*meta, kMetaLastPage);
+  if (!newest) return make_error(ErrorCode::DataLoss, fmt::format("{}: data.mdb is not an LMDB file", s.path.string()));
+  if (present > load<std::uint64_t>(*newest, kMetaLastPage)) return {};
+  const std::string& meta = mine ? *mine : *newest;
+  const auto last = load<std::uint64_t>(meta, kMetaLastPage);
   if (present > last) return {};
 
   // Short: every page from the end of the file on must be free.
   PageFile pages(fd, psize, present);
   FreeListReader reader(pages, last);
-  const auto root = load<std::uint64_t>(*meta, kMetaFreeRoot);
-  const bool read = root != kNoPage && load<std::uint16_t>(*meta, kMetaFreeDepth) <= kMaxDepth && reader.walk(root, 1);
+  const auto root = load<std::uint64_t>(meta, kMetaFreeRoot);
+  const bool read = root != kNoPage && load<std::uint16_t>(meta, kMetaFreeDepth) <= kMaxDepth && reader.walk(root, 1);
   std::uint64_t in_use = last;  // the last page a tree may read; pages 0 and 1 are the metas
   if (read) {
     while (in_use >= present && in_use > 1 && reader.free().contains(in_use)) --in_use;

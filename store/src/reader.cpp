@@ -18,16 +18,17 @@ namespace warlog::store {
 using detail::Shared;
 
 Reader::Reader(std::shared_ptr<Shared> shared, MDB_txn* txn) noexcept
-    : shared_(std::move(shared)), txn_(txn) {}
+    : shared_(std::move(shared)), txn_(txn), owner_(std::this_thread::get_id()) {}
 
 Reader::Reader(Reader&& o) noexcept
-    : shared_(std::move(o.shared_)), txn_(std::exchange(o.txn_, nullptr)) {}
+    : shared_(std::move(o.shared_)), txn_(std::exchange(o.txn_, nullptr)), owner_(o.owner_) {}
 
 Reader& Reader::operator=(Reader&& o) noexcept {
   if (this != &o) {
     end();
     shared_ = std::move(o.shared_);
     txn_ = std::exchange(o.txn_, nullptr);
+    owner_ = o.owner_;
   }
   return *this;
 }
@@ -39,7 +40,10 @@ void Reader::end() noexcept {
   // The txn ends before the count drops: a remap may follow at once.
   mdb_txn_abort(std::exchange(txn_, nullptr));
   std::lock_guard lock(shared_->remap_mutex);
-  --shared_->live_readers;
+  if (const auto mine = shared_->readers_of.find(owner_); mine != shared_->readers_of.end() && --mine->second == 0) {
+    shared_->readers_of.erase(mine);
+  }
+  if (--shared_->live_readers == 0) shared_->readers_gone.notify_all();
 }
 
 std::string BrokenLink::to_string() const {

@@ -6,14 +6,19 @@
 // dangle. The map therefore only changes while this process has no read
 // transaction open (live_readers == 0, checked under remap_mutex, which is
 // also held while a read transaction begins) and no write transaction (the
-// writer aborts its txn before growing, under write_mutex).
+// writer aborts its txn before growing, under write_mutex). A read txn that
+// finds the map grown by another process (MDB_MAP_RESIZED) waits for the
+// other threads' readers to end, then adopts the size (begin_read).
 
 #include <fmt/format.h>
 
+#include <condition_variable>
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <string_view>
+#include <thread>
 
 #include "warlog/core/error.hpp"
 #include "warlog/store/lmdb.hpp"
@@ -59,10 +64,21 @@ struct Shared {
   std::size_t max_map_size = 0;
 
   std::mutex write_mutex;  // one write transaction at a time in this process
-  std::mutex remap_mutex;  // guards live_readers, map_size and set_mapsize
+  std::mutex remap_mutex;  // guards live_readers, readers_of, map_size and set_mapsize
+  std::condition_variable readers_gone;  // notified when live_readers drops to 0
   std::size_t live_readers = 0;
+  std::map<std::thread::id, std::size_t> readers_of;  // live readers, by the thread that began them
   std::size_t map_size = 0;
 };
+
+// Begins a read txn (lock holds remap_mutex). On MDB_MAP_RESIZED (another
+// process grew the map past this one's) adopts the recorded size and tries
+// again, as often as the other process keeps growing it: at once when no
+// reader of this process is open; else after waiting for the other
+// threads' readers to end (they are short-lived). ResourceExhausted when
+// this thread holds a reader itself (it could not end while this waits), or
+// when the others outlive the wait.
+[[nodiscard]] Expected<lmdb::Txn> begin_read(Shared& s, std::unique_lock<std::mutex>& lock);
 
 // "store PATH: DOING: LMDB message" with the ErrorCode that fits rc.
 [[nodiscard]] Error lmdb_error(const Shared& s, std::string_view doing, int rc);

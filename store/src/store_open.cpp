@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <set>
 #include <utility>
@@ -164,9 +165,10 @@ Expected<Dbis> open_dbis(const Shared& s, MDB_txn* txn, unsigned flags) {
 // A file may end short of the pages its meta page counts and be whole: the
 // pages past its end are free and were never written (file_pages.cpp).
 // Nothing is written either way.
-Expected<void> check_not_truncated(const Shared& s) {
-  auto txn = lmdb::Txn::begin(s.env.handle(), nullptr, MDB_RDONLY);
-  if (!txn) return detail::fail(s, "beginning a read transaction", txn.error());
+Expected<void> check_not_truncated(Shared& s) {
+  std::unique_lock lock(s.remap_mutex);
+  auto txn = detail::begin_read(s, lock);
+  if (!txn) return tl::unexpected(txn.error());
   return detail::check_pages_present(s, txn->handle());
 }
 
@@ -205,8 +207,9 @@ Expected<Dbis> init_read_write(Shared& s) {
 }
 
 Expected<Dbis> init_read_only(Shared& s) {
-  auto txn = lmdb::Txn::begin(s.env.handle(), nullptr, MDB_RDONLY);
-  if (!txn) return detail::fail(s, "beginning a read transaction", txn.error());
+  std::unique_lock lock(s.remap_mutex);
+  auto txn = detail::begin_read(s, lock);
+  if (!txn) return tl::unexpected(txn.error());
   MDB_dbi meta = 0;
   auto found = lmdb::dbi_open(txn->handle(), kDbMeta, 0, meta);
   if (!found) return detail::fail(s, "opening database meta", found.error());
@@ -329,25 +332,55 @@ std::size_t Store::map_size() const noexcept {
   return shared_->map_size;
 }
 
+namespace detail {
+
+Expected<lmdb::Txn> begin_read(Shared& s, std::unique_lock<std::mutex>& lock) {
+  // Each adoption follows a growth by the other process; it is not endless
+  // (the map doubles, or the other process stops), but a bound keeps a bug
+  // from spinning.
+  constexpr int kMaxAdoptions = 1000;
+  constexpr auto kWait = std::chrono::seconds(30);
+  for (int adopted = 0;;) {
+    auto txn = lmdb::Txn::begin(s.env.handle(), nullptr, MDB_RDONLY);
+    if (txn) return std::move(*txn);
+    if (txn.error() != MDB_MAP_RESIZED) return fail(s, "beginning a read transaction", txn.error());
+    if (const auto mine = s.readers_of.find(std::this_thread::get_id()); mine != s.readers_of.end()) {
+      return make_error(ErrorCode::ResourceExhausted,
+                        fmt::format("store {}: another process grew the map, and this thread still holds {} "
+                                    "reader(s) of the store; end them and retry",
+                                    s.path.string(), mine->second));
+    }
+    if (s.live_readers > 0) {
+      if (!s.readers_gone.wait_for(lock, kWait, [&] { return s.live_readers == 0; })) {
+        return make_error(ErrorCode::ResourceExhausted,
+                          fmt::format("store {}: another process grew the map, and {} reader(s) of the store "
+                                      "stayed open for {} s; close them and retry",
+                                      s.path.string(), s.live_readers, kWait.count()));
+      }
+      continue;  // another waiter may have adopted the size meanwhile
+    }
+    if (++adopted > kMaxAdoptions) {
+      return make_error(ErrorCode::ResourceExhausted,
+                        fmt::format("store {}: another process grew the map {} times while this one began "
+                                    "one read transaction",
+                                    s.path.string(), kMaxAdoptions));
+    }
+    if (auto r = s.env.set_mapsize(0); !r) return fail(s, "adopting the grown map", r.error());
+    auto info = s.env.info();
+    if (!info) return fail(s, "reading the environment info", info.error());
+    s.map_size = info->me_mapsize;
+  }
+}
+
+}  // namespace detail
+
 Expected<Reader> Store::reader() const {
   Shared& s = *shared_;
-  std::lock_guard lock(s.remap_mutex);
-  auto txn = lmdb::Txn::begin(s.env.handle(), nullptr, MDB_RDONLY);
-  if (!txn && txn.error() == MDB_MAP_RESIZED && s.live_readers == 0) {
-    // Another process grew the map past ours: adopt its size and retry once.
-    if (auto r = s.env.set_mapsize(0); !r)
-      return detail::fail(s, "adopting the grown map", r.error());
-    if (auto info = s.env.info()) s.map_size = info->me_mapsize;
-    txn = lmdb::Txn::begin(s.env.handle(), nullptr, MDB_RDONLY);
-  }
-  if (!txn && txn.error() == MDB_MAP_RESIZED) {
-    return make_error(ErrorCode::ResourceExhausted,
-                      fmt::format("store {}: another process grew the map; close the {} open "
-                                  "reader(s) of this store and retry",
-                                  s.path.string(), s.live_readers));
-  }
-  if (!txn) return detail::fail(s, "beginning a read transaction", txn.error());
+  std::unique_lock lock(s.remap_mutex);
+  auto txn = detail::begin_read(s, lock);
+  if (!txn) return tl::unexpected(txn.error());
   ++s.live_readers;
+  ++s.readers_of[std::this_thread::get_id()];
   return Reader(shared_, txn->release());
 }
 

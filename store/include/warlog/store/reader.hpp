@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "warlog/core/error.hpp"
@@ -154,6 +155,7 @@ class Reader {
 
   std::shared_ptr<detail::Shared> shared_;
   MDB_txn* txn_ = nullptr;  // owned: aborted in end()
+  std::thread::id owner_;   // the thread that began it (Shared::readers_of)
 };
 
 }  // namespace warlog::store
