@@ -42,7 +42,7 @@ bool lex_string(std::string_view line, std::size_t& i, std::string& out, LexErro
       } else if (e == 'n') {
         out += '\n';
       } else {
-        err = {column(line, i), "an escape \\\" \\\\ or \\n", "'\\" + std::string(char_at(line, i + 1)) + "'",
+        err = {column(line, i), "an escape \\\" \\\\ or \\n", "'\\" + clip_for_message(char_at(line, i + 1)) + "'",
                "write a backslash as \\\\"};
         return false;
       }
@@ -152,7 +152,7 @@ LexedLine lex(std::string_view line) {
         default: {
           const std::string_view ch = char_at(line, i);
           out.error = LexError{col_at(i), "a verb, a space, a number or a quoted card name",
-                               "'" + std::string(ch) + "'",
+                               "'" + clip_for_message(ch) + "'",
                                c == '\'' || (ch.size() > 1 && ch[0] == '\xE2')
                                    ? "quote names with straight double quotes \"...\""
                                    : ""};

@@ -104,6 +104,17 @@ TEST(NotationText, AControlCharacterInAPlayerNameIsReportedAtItsColumn) {
             "g.wlog:2:11: expected text in the string, found the control character U+001B (write a line break as \\n)");
 }
 
+// A control character outside a string is a lexing error; the message shows
+// it as \x1b, never the raw byte a terminal would act on.
+TEST(NotationText, AControlCharacterOutsideAStringIsShownNotPrinted) {
+  const ParseResult r = parse_notation(std::string(kSeats) + "Turn 1\n\x1b[2J\n", "g.wlog", catalog(), "",
+                                       DeckLoader{});
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].line, 5u);
+  EXPECT_EQ(r.errors[0].col, 1u);
+  EXPECT_EQ(r.errors[0].found, "'\\x1b'");
+}
+
 TEST(NotationText, InvalidUtf8InADeckFileIsReportedInTheDeckFile) {
   const DeckLoader loader = [](const std::string&) -> Expected<std::string> {
     return std::string("3 Ironclaw Lancer\n2 Lanc\xE9r\n");  // Latin-1, not UTF-8
