@@ -58,16 +58,11 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "json", "junit"}));
   audit->add_option("--jobs,-j", opts.jobs, "Threads (default: one per core)");
   audit->add_option("--shard", opts.shard, "Only games whose id % N == K, as K/N: one machine's share");
-  audit->footer("Each finding names its rule, severity and basis: written (a rules document), assumed (a page not
-"
-                "published yet) or warlog (the log's own consistency, docs/warlog-rules.md); `warlog rules ID` says more.
-"
-                "Exit 0 when no game has a violation, 1 when any has, 2 on error. A game that cannot be
-"
-                "audited (its record or events damaged, or written by a newer warlog) is one line on stderr
-"
-                "and exit 2; the other games are still audited and reported.
-"
+  audit->footer("Each finding names its rule, severity and basis: written (a rules document), assumed (a page not\n"
+                "published yet) or warlog (the log's own consistency, docs/warlog-rules.md); `warlog rules ID` says more.\n"
+                "Exit 0 when no game has a violation, 1 when any has, 2 on error. A game that cannot be\n"
+                "audited (its record or events damaged, or written by a newer warlog) is one line on stderr\n"
+                "and exit 2; the other games are still audited and reported.\n"
                 "A progress line with rate and ETA is shown when stderr is a terminal.");
 
   CLI::App* diff = app.add_subcommand("rule-diff", "Re-audit games under a changed ruleset or card list: what changes");
