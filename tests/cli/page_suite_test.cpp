@@ -164,3 +164,41 @@ TEST(PageSuite, NoDamagedPageEndsAReadingVerbBySignal) {
 
 }  // namespace
 }  // namespace warlog
+
+namespace warlog {
+namespace {
+
+// The first page (from page 2 on) whose zeroing kills the reader in the
+// middle of a game, not while it lists them: that game is one line naming
+// the page, and every other game is still verified.
+TEST(PageSuite, AReaderKilledByADamagedPageCostsOnlyItsGame) {
+  testing::TempDir dir;
+  const std::string pristine = (dir.path() / "pristine").string();
+  const auto imported = testing::run_warlog("import --store " + pristine + " " + kSamples + "/games/*.wlog");
+  ASSERT_EQ(imported.code, 0) << imported.err;
+  const std::size_t games = testing::count_lines(imported.out);
+  const std::string bytes = testing::slurp(fs::path(pristine) / "data.mdb");
+  const fs::path store = dir.path() / "store";
+  for (std::size_t page = 2; page < bytes.size() / kPage; ++page) {
+    fs::remove_all(store);
+    fs::create_directories(store);
+    std::ofstream(store / "data.mdb", std::ios::binary) << damaged(bytes, {Trial::Damage::Zero, page});
+    const auto r = testing::run_warlog("verify --store " + store.string());
+    if (r.err.find("was being read") == std::string::npos) continue;
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(testing::count_lines(r.err), 1u) << r.err;
+    EXPECT_THAT(r.err, ::testing::HasSubstr("the data file is corrupt near page " + std::to_string(page) +
+                                            ": restore it from a copy (game "));
+    // Every sample game but the one whose reader died.
+    std::size_t ok = 0;
+    for (auto at = r.out.find(": ok, chain intact"); at != std::string::npos; at = r.out.find(": ok, chain intact", at + 1)) {
+      ++ok;
+    }
+    EXPECT_EQ(ok, games - 1) << r.out;
+    return;
+  }
+  FAIL() << "no zeroed page killed a reader inside a game";
+}
+
+}  // namespace
+}  // namespace warlog

@@ -101,3 +101,36 @@ TEST_F(PageWalk, AFileWithoutAMetaPageIsDataLoss) {
 
 }  // namespace
 }  // namespace warlog::store
+
+namespace warlog::store {
+namespace {
+
+// A fault address turns into a page only if the extent is where the kernel
+// mapped data.mdb (LMDB's own me_mapaddr is null unless MDB_FIXEDMAP: the
+// first version named "page 0" for every raise()).
+TEST(MapExtent, IsTheMappingOfDataMdbThatValuesAreReadFrom) {
+  test::TempDir dir;
+  auto s = test::open_store(dir.path());
+  ASSERT_TRUE(s.import_game(test::make_game("extent", 50)));
+  const auto m = s.map_extent();
+  ASSERT_NE(m.base, nullptr);
+  EXPECT_EQ(m.page_size, 4096u);
+  EXPECT_GE(m.bytes, std::filesystem::file_size(dir.path() / "data.mdb"));
+  // The bytes a raw scan hands out are read in place, inside that extent.
+  auto r = s.reader();
+  ASSERT_TRUE(r);
+  const auto base = reinterpret_cast<std::uintptr_t>(m.base);
+  std::size_t inside = 0, seen = 0;
+  auto n = r->scan_raw(1, 0, kEndSeq, [&](core::Seq, std::string_view bytes) {
+    const auto at = reinterpret_cast<std::uintptr_t>(bytes.data());
+    ++seen;
+    inside += at >= base && at - base < m.bytes;
+    return true;
+  });
+  ASSERT_TRUE(n);
+  EXPECT_EQ(seen, 51u);
+  EXPECT_EQ(inside, seen);
+}
+
+}  // namespace
+}  // namespace warlog::store
