@@ -2,11 +2,14 @@
 // check; and the Reader factory (it shares the remap lock with growth).
 
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -22,7 +25,33 @@ namespace fs = std::filesystem;
 
 namespace detail {
 
+namespace {
+
+// Bytes free on the file system holding the store (what root may use: its
+// reserve included), or nullopt when statvfs fails.
+std::optional<std::uintmax_t> free_bytes(const fs::path& dir) {
+  struct statvfs v {};
+  if (::statvfs(dir.c_str(), &v) != 0) return std::nullopt;
+  return static_cast<std::uintmax_t>(::geteuid() == 0 ? v.f_bfree : v.f_bavail) * v.f_frsize;
+}
+
+// LMDB says EIO for a short pwrite ("filesystem full?" in mdb.c), which is
+// what a disk that fills in the middle of a commit gives; ENOSPC when it was
+// full before. Less than this left after a failed write is a full disk.
+constexpr std::uintmax_t kFullBelow = 1 << 20;
+
+}  // namespace
+
 Error lmdb_error(const Shared& s, std::string_view doing, int rc) {
+  if (rc == ENOSPC || rc == EIO) {
+    const auto left = free_bytes(s.path);
+    if (rc == ENOSPC || (left && *left < kFullBelow)) {
+      return Error{ErrorCode::ResourceExhausted,
+                   fmt::format("store {}: {}: the disk is full ({} KiB free on the file system holding the store); "
+                               "the transaction was not committed: free some space and retry",
+                               s.path.string(), doing, left ? *left / 1024 : 0)};
+    }
+  }
   ErrorCode code = ErrorCode::Internal;
   switch (rc) {
     case MDB_MAP_FULL:
