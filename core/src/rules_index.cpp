@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "text_file.hpp"
+#include "warlog/core/text_file.hpp"
 
 namespace warlog::core {
 
@@ -152,7 +152,7 @@ Expected<RulesIndex> RulesIndex::parse(std::string_view tsv) {
 }
 
 Expected<RulesIndex> RulesIndex::load(const std::string& path) {
-  auto text = detail::read_text_file(path);
+  auto text = read_text_file(path, kMaxRulesetFileBytes, "rules index");
   if (!text) return tl::unexpected(text.error());
   auto index = parse(*text);
   if (!index) return make_error(index.error().code, path + ": " + index.error().message);
