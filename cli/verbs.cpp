@@ -11,6 +11,7 @@
 #include "warlog/replay/replay.hpp"
 #include "warlog/replay/export.hpp"
 #include "warlog/replay/report.hpp"
+#include "warlog/replay/seek.hpp"
 #include "warlog/replay/signatures.hpp"
 
 #include <algorithm>
@@ -58,6 +59,31 @@ int run_import(const Options& o) {
   return rc;
 }
 
+namespace {
+
+// verify --snapshots for one game: the lines, and kExitViolations when a
+// snapshot differed from the fold.
+int verify_snapshots(const Archive& archive, core::GameId id) {
+  using Status = replay::SnapshotCheck::Status;
+  auto report = replay::check_snapshots(archive, id, /*remove=*/true);
+  if (!report) {
+    error_line(report.error());
+    return kExitError;
+  }
+  for (const auto& c : report->checks) {
+    if (c.status == Status::Agrees) continue;
+    const bool removed = c.status == Status::Mismatch || c.status == Status::Unusable;
+    fmt::print("  snapshot at seq {}: {}{}\n", c.seq, c.detail, removed ? "; removed" : "");
+  }
+  fmt::print("  snapshots: {} agree with the fold, {} differ, {} unusable, {} stale, {} of other rulesets{}\n",
+             report->count(Status::Agrees), report->count(Status::Mismatch), report->count(Status::Unusable),
+             report->count(Status::Stale), report->count(Status::Foreign),
+             report->removed ? fmt::format("; {} removed", report->removed) : std::string());
+  return report->count(Status::Mismatch) > 0 ? kExitViolations : kExitClean;
+}
+
+}  // namespace
+
 int run_verify(const Options& o) {
   auto sel = open_selection(o, Archive::Mode::ReadOnly);
   if (!sel) {
@@ -90,6 +116,10 @@ int run_verify(const Options& o) {
     for (const auto& s : *signatures) {
       fmt::print("  {}\n", replay::signature_line(s));
       if (s.status == replay::SignatureCheck::Status::Invalid && rc == kExitClean) rc = kExitViolations;
+    }
+    if (o.snapshots) {
+      const int s = verify_snapshots(archive, id);
+      if (s == kExitError || (s == kExitViolations && rc == kExitClean)) rc = s;
     }
   }
   return rc;

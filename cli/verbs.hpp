@@ -29,6 +29,7 @@ struct Options {
   std::string shard;              // as typed, parsed into the two above
   // rule-diff
   std::string base_ruleset, candidate_ruleset, base_catalog, candidate_catalog;
+  bool snapshots = false;  // verify --snapshots
 };
 
 int run_import(const Options& o);
