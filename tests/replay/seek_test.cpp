@@ -528,7 +528,9 @@ TEST_F(StaleSnapshot, AWrongStateWithARightMacIsCaughtByVerifySnapshots) {
   ASSERT_EQ(report->count(replay::SnapshotCheck::Status::Mismatch), 1u);
   EXPECT_EQ(report->count(replay::SnapshotCheck::Status::Agrees), game_.events.size() / kEvery - 1);
   for (const auto& c : report->checks) {
-    if (c.status == replay::SnapshotCheck::Status::Mismatch) EXPECT_EQ(c.seq, kSnap);
+    if (c.status == replay::SnapshotCheck::Status::Mismatch) {
+      EXPECT_EQ(c.seq, kSnap);
+    }
   }
   EXPECT_EQ(report->removed, 1u);
   // Removed: the seek now starts before it, exact, and lays it back correct.
