@@ -42,8 +42,9 @@ struct LongGame {
 };
 [[nodiscard]] LongGame long_game(const Inputs& in, std::size_t events, bool disputed = false);
 
-// Writes the long game into a new store at `dir` with snapshots every 500
-// events, as import lays them. Throws on any error.
+// Writes the long game into a new store at `dir` and lays its snapshots
+// every 500 events in the snapshot cache ($WARLOG_CACHE_DIR: scripts/bench
+// keeps it beside the data), as `warlog snapshot` would. Throws on any error.
 void make_long_store(const std::filesystem::path& dir, std::size_t events, bool disputed = false);
 
 }  // namespace warlog::bench

@@ -83,11 +83,18 @@ int main(int argc, char** argv) {
   CLI::App* verify = app.add_subcommand("verify", "Walk each game's hash chain and report the first broken link");
   add_store(verify);
   verify->add_option("--game", opts.games, "Game id(s) to verify (default: all)");
+  verify->add_flag("--snapshots", opts.snapshots,
+                   "Also fold each game and compare every snapshot of it in your cache with the fold");
   verify->footer("Checks each event's key and sequence, that its bytes decode, that its prev_hash chains to the\n"
                  "event before, the head hash in the game's metadata and any signatures.\n"
+                 "--snapshots: one line per cached snapshot that is not simply right (and a count of those that\n"
+                 "are): a state that DIFFERS from the fold (a seek would show it: only someone with your local\n"
+                 "key can write one) or one that is unusable (a failed MAC, undecodable) is removed, and the\n"
+                 "line says so; stale ones (events changed since, another engine) and other rulesets' are left.\n"
                  "Exit 0 when every chain is intact, 1 when one is broken (the first broken link is named;\n"
-                 "a game record that does not decode is broken at seq 0), 2 on error (one line per game that\n"
-                 "cannot be checked, e.g. a record a newer warlog wrote; the other games are still verified).");
+                 "a game record that does not decode is broken at seq 0) or a snapshot differed from the fold,\n"
+                 "2 on error (one line per game that cannot be checked, e.g. a record a newer warlog wrote;\n"
+                 "the other games are still verified).");
 
   CLI::App* list = app.add_subcommand("list", "List the games in the store");
   add_store(list);

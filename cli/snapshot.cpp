@@ -1,7 +1,7 @@
 // warlog snapshot: lay (or drop) the snapshots that seeking folds forward
-// from (replay/seek.hpp). Import lays them for long games already; this verb
-// rebuilds them with another interval, or after an engine upgrade made the
-// old ones stale.
+// from (replay/seek.hpp), in the user's own cache, never in the store: the
+// store is only read. Seeks lay them too as they fold; this verb builds a
+// store's at once, with another interval, or after an engine upgrade.
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -10,7 +10,7 @@
 #include "isolated.hpp"
 #include "verbs.hpp"
 #include "warlog/replay/seek.hpp"
-#include "warlog/store/store.hpp"
+#include "warlog/store/snapshot_cache.hpp"
 
 namespace warlog::cli {
 
@@ -27,7 +27,7 @@ std::string size_text(std::size_t bytes) {
 }  // namespace
 
 CLI::App* add_snapshot(CLI::App& app, Options& o, SnapshotArgs& s) {
-  CLI::App* sub = app.add_subcommand("snapshot", "Lay snapshots of folded state so that seeking is fast");
+  CLI::App* sub = app.add_subcommand("snapshot", "Cache snapshots of folded state so that seeking is fast");
   sub->add_option("--store", o.store, "Store directory (default: $WARLOG_STORE, else .warlog/store)");
   sub->add_option("--game", o.games, "Game id(s) (default: all)");
   sub->add_option("--every", s.every,
@@ -37,11 +37,14 @@ CLI::App* add_snapshot(CLI::App& app, Options& o, SnapshotArgs& s) {
             return v.find_first_not_of('0') == std::string::npos ? std::string("N must be 1 or more") : std::string();
           },
           "N >= 1"));
-  sub->add_flag("--drop", s.drop, "Remove the games' snapshots instead");
+  sub->add_flag("--drop", s.drop, "Remove the games' cached snapshots instead");
   sub->footer(
-      "Snapshots are a cache under the recorded ruleset and this engine version: a seek folds forward\n"
-      "from the nearest one and discards any that does not match. Import lays them for games longer\n"
-      "than the default interval; rerun this after upgrading warlog, or to change the interval.\n"
+      "Snapshots live in your own cache, not in the store (which is only read): $WARLOG_CACHE_DIR, else\n"
+      "$XDG_CACHE_HOME/warlog/snapshots (~/.cache/warlog/snapshots), each authenticated with a key of\n"
+      "yours ($XDG_CONFIG_HOME/warlog/local.key, made on first use, mode 0600). A seek folds forward from\n"
+      "the nearest one made from the events as they are now, under the recorded ruleset and catalog and\n"
+      "this engine version, and discards any other. Seeks and the viewer lay them as they go; run this\n"
+      "to build a store's at once, or to change the interval. warlog verify --snapshots checks them.\n"
       "Exit 0 on success, 2 on error.");
   return sub;
 }
@@ -50,7 +53,6 @@ CLI::App* add_snapshot(CLI::App& app, Options& o, SnapshotArgs& s) {
 // damaged page ends that process, not warlog, and the other games go on.
 int run_snapshot(const Options& o, const SnapshotArgs& s) {
   VerbJob job;
-  job.mode = replay::Archive::Mode::ReadWrite;
   job.run = [&s](const replay::Archive& archive, core::GameId id, replay::Outbox& box) {
     if (s.drop) {
       auto n = replay::drop_snapshots(archive, id);
@@ -73,9 +75,11 @@ int run_snapshot(const Options& o, const SnapshotArgs& s) {
                                   built->too_large, built->too_large == 1 ? " was" : "s were"));
     }
   };
-  job.finish = [](const replay::Archive& archive) { return archive.store().sync(); };
   auto outcome = run_verb_job(o, std::move(job));
-  return outcome ? outcome->code : kExitError;
+  if (!outcome) return kExitError;
+  // The cache is the user's own, outside the store: say where it is.
+  if (auto where = store::default_cache_location()) fmt::print("snapshot cache: {}\n", where->dir.string());
+  return outcome->code;
 }
 
 }  // namespace warlog::cli

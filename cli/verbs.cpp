@@ -13,6 +13,7 @@
 #include "warlog/replay/replay.hpp"
 #include "warlog/replay/export.hpp"
 #include "warlog/replay/report.hpp"
+#include "warlog/replay/seek.hpp"
 #include "warlog/replay/signatures.hpp"
 
 #include <algorithm>
@@ -63,9 +64,32 @@ int run_import(const Options& o) {
 
 // verify, list and export read the store in an isolated child (isolated.hpp):
 // a damaged page ends that child, not warlog.
+namespace {
+
+// verify --snapshots for one game: its lines, and kExitViolations when a
+// snapshot differed from the fold.
+void verify_snapshots(const Archive& archive, core::GameId id, replay::Outbox& box) {
+  using Status = replay::SnapshotCheck::Status;
+  auto report = replay::check_snapshots(archive, id, /*remove=*/true);
+  if (!report) return put_error(box, report.error());
+  for (const auto& c : report->checks) {
+    if (c.status == Status::Agrees) continue;
+    const bool removed = c.status == Status::Mismatch || c.status == Status::Unusable;
+    put_stdout(box, fmt::format("  snapshot at seq {}: {}{}\n", c.seq, c.detail, removed ? "; removed" : ""));
+  }
+  put_stdout(box, fmt::format("  snapshots: {} agree with the fold, {} differ, {} unusable, {} stale, {} of other rulesets{}\n",
+                              report->count(Status::Agrees), report->count(Status::Mismatch),
+                              report->count(Status::Unusable), report->count(Status::Stale),
+                              report->count(Status::Foreign),
+                              report->removed ? fmt::format("; {} removed", report->removed) : std::string()));
+  if (report->count(Status::Mismatch) > 0) put_exit(box, kExitViolations);
+}
+
+}  // namespace
+
 int run_verify(const Options& o) {
   VerbJob job;
-  job.run = [](const Archive& archive, core::GameId id, replay::Outbox& box) {
+  job.run = [snapshots = o.snapshots](const Archive& archive, core::GameId id, replay::Outbox& box) {
     auto v = archive.verify(id);
     if (!v) return put_error(box, v.error());
     if (v->ok) {
@@ -83,6 +107,7 @@ int run_verify(const Options& o) {
       put_stdout(box, fmt::format("  {}\n", replay::signature_line(s)));
       if (s.status == replay::SignatureCheck::Status::Invalid) put_exit(box, kExitViolations);
     }
+    if (snapshots) verify_snapshots(archive, id, box);
   };
   auto outcome = run_verb_job(o, std::move(job));
   return outcome ? outcome->code : kExitError;

@@ -31,6 +31,7 @@ struct Options {
   std::vector<std::string> rule_ids;
   // rule-diff
   std::string base_ruleset, candidate_ruleset, base_catalog, candidate_catalog;
+  bool snapshots = false;  // verify --snapshots
 };
 
 int run_import(const Options& o);

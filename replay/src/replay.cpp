@@ -11,6 +11,7 @@
 #include "warlog/core/notation.hpp"
 #include "warlog/core/text_file.hpp"
 #include "warlog/replay/seek.hpp"
+#include "warlog/store/snapshot_cache.hpp"
 #include "warlog/store/store.hpp"
 #include "context.hpp"
 
@@ -111,6 +112,10 @@ struct Archive::Cache {
   std::mutex mutex;
   std::map<std::string, std::shared_ptr<const core::Catalog>> catalogs;
   std::map<std::string, std::shared_ptr<const core::Ruleset>> rulesets;
+  // The snapshot cache: where (nullopt: the default), and once opened, it or why not.
+  std::optional<store::CacheLocation> snapshot_where;
+  std::shared_ptr<store::SnapshotCache> snapshots;
+  std::optional<Error> snapshots_error;
 };
 
 Archive::Archive(std::string path, std::unique_ptr<store::Store> store)
@@ -118,6 +123,28 @@ Archive::Archive(std::string path, std::unique_ptr<store::Store> store)
 Archive::Archive(Archive&&) noexcept = default;
 Archive& Archive::operator=(Archive&&) noexcept = default;
 Archive::~Archive() = default;
+
+void Archive::use_snapshot_cache(const std::string& dir, const std::string& key_file) {
+  std::lock_guard lock(cache_->mutex);
+  cache_->snapshot_where = store::CacheLocation{dir, key_file};
+  cache_->snapshots.reset();
+  cache_->snapshots_error.reset();
+}
+
+Expected<std::shared_ptr<store::SnapshotCache>> Archive::snapshot_cache() const {
+  std::lock_guard lock(cache_->mutex);
+  if (cache_->snapshots) return cache_->snapshots;
+  if (cache_->snapshots_error) return tl::unexpected(*cache_->snapshots_error);
+  auto where = cache_->snapshot_where ? Expected<store::CacheLocation>(*cache_->snapshot_where)
+                                      : store::default_cache_location();
+  auto opened = where.and_then([](const store::CacheLocation& w) { return store::SnapshotCache::open(w); });
+  if (!opened) {
+    cache_->snapshots_error = opened.error();
+    return tl::unexpected(opened.error());
+  }
+  cache_->snapshots = *opened;
+  return cache_->snapshots;
+}
 
 Expected<Archive> Archive::open(const std::string& path, Mode mode) {
   store::Options o;
@@ -213,12 +240,8 @@ Expected<void> Archive::put_blobs_of(const Prepared& p) {
   return {};
 }
 
-// Long games get snapshots for seeking. A cache: if laying them fails the
-// game is still imported, seeks are only slower (`warlog snapshot` retries).
-void Archive::after_import(core::GameId id, std::size_t events) {
-  if (events > kDefaultSnapshotEvery) (void)build_snapshots(*this, id);
-}
-
+// Import lays no snapshots: they are the reading user's cache (seek.hpp),
+// built by `warlog snapshot`, by seeks, and by the viewer on opening a game.
 tl::expected<ImportResult, ImportFailure> Archive::import_file(const std::string& path, const ImportOptions& options) {
   auto fail = [](Error e) { return tl::unexpected(ImportFailure{std::move(e), {}}); };
   auto p = prepare_file(path, options);
@@ -226,7 +249,6 @@ tl::expected<ImportResult, ImportFailure> Archive::import_file(const std::string
   if (auto ok = put_blobs_of(*p); !ok) return fail(ok.error());
   auto id = store_->import_game(p->events);
   if (!id) return fail(id.error());
-  after_import(*id, p->events.size());
   return ImportResult{*id, p->events.size()};
 }
 
@@ -267,7 +289,6 @@ std::vector<tl::expected<ImportResult, ImportFailure>> Archive::import_files(std
       out[slot[k]] = tl::unexpected(ImportFailure{id.error(), {}});
       continue;
     }
-    after_import(*id, ready[k].events.size());
     out[slot[k]] = ImportResult{*id, ready[k].events.size()};
   }
   return out;

@@ -1,10 +1,11 @@
 #pragma once
-// Internal to replay: what seek and build_snapshots share. Both fold stored
-// bytes (scan_raw) rather than decoded events, because a snapshot records the
-// hash chain through its event, which needs the bytes.
+// Internal to replay: what seek, build_snapshots and check_snapshots share.
+// They fold stored bytes (scan_raw) and bind each snapshot to the chain value
+// through its event (Reader::chain_through) in the user's snapshot cache.
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -12,6 +13,8 @@
 #include "warlog/core/hash.hpp"
 #include "warlog/events/codec.hpp"
 #include "warlog/events/snapshot.hpp"
+#include "warlog/store/reader.hpp"
+#include "warlog/store/snapshot_cache.hpp"
 
 namespace warlog::replay::detail {
 
@@ -28,28 +31,48 @@ namespace warlog::replay::detail {
   return ev;
 }
 
-// The hash chain through a stored event: BLAKE2b(its prev_hash ‖ its bytes),
-// what the next event's prev_hash (or the game's head) holds.
-[[nodiscard]] inline Expected<core::Digest> chain_through(std::string_view bytes) {
-  auto h = events::decode_header(bytes);
-  if (!h) return tl::unexpected(h.error());
-  return core::chain_hash(h->prev_hash, bytes);
-}
+// What a game's snapshots under one ruleset and catalog are bound to, but
+// the seq and chain value of each.
+struct CacheScope {
+  core::GameId game = 0;  // local: written in the header, never checked (the key holds the identity)
+  core::Digest identity{};
+  core::Digest ruleset{};
+  core::Digest catalog{};
+  const core::Catalog* catalog_value = nullptr;
+  const core::Ruleset* ruleset_value = nullptr;
 
-// A snapshot of `state` after the stored event (seq, bytes), folded under ctx.
-[[nodiscard]] inline Expected<std::string> snapshot_of(const core::GameState& state, core::GameId game,
-                                                       core::Seq seq, std::string_view bytes,
-                                                       const core::Catalog& catalog, const core::Ruleset& ruleset) {
-  auto chain = chain_through(bytes);
-  if (!chain) return tl::unexpected(chain.error());
+  [[nodiscard]] store::SnapshotBinding at(core::Seq seq, const core::Digest& chain) const noexcept {
+    return store::SnapshotBinding{identity, seq, chain, ruleset, catalog, core::kEngineVersion};
+  }
+};
+
+// A snapshot of `state` after event seq, whose chain value is `chain`.
+[[nodiscard]] inline std::string snapshot_of(const core::GameState& state, const CacheScope& scope, core::Seq seq,
+                                             const core::Digest& chain) {
   events::SnapshotHeader h;
   h.engine_version = core::kEngineVersion;
-  h.ruleset_hash = ruleset.hash;
-  h.catalog_hash = catalog.hash();
-  h.game = game;
+  h.ruleset_hash = scope.ruleset_value->hash;
+  h.catalog_hash = scope.catalog_value->hash();
+  h.game = scope.game;
   h.seq = seq;
-  h.chain_hash = *chain;
+  h.chain_hash = chain;
   return events::encode_snapshot(state, h);
+}
+
+// The state in authentic cached bytes if they decode and their header
+// agrees with the key they were found under; nullopt otherwise (a bug, a
+// foreign engine, a forger holding the user's key).
+[[nodiscard]] inline std::optional<core::GameState> usable_state(std::string_view bytes, const CacheScope& scope,
+                                                                 core::Seq seq, const core::Digest& chain) {
+  auto snap = events::decode_snapshot(bytes);
+  if (!snap) return std::nullopt;
+  const events::SnapshotHeader& h = snap->header;
+  if (h.engine_version != core::kEngineVersion || h.seq != seq || h.chain_hash != chain ||
+      h.ruleset_hash != scope.ruleset_value->hash || h.catalog_hash != scope.catalog_value->hash() ||
+      snap->state.next_seq != seq + 1) {
+    return std::nullopt;
+  }
+  return std::move(snap->state);
 }
 
 }  // namespace warlog::replay::detail

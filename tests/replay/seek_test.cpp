@@ -1,10 +1,12 @@
-// Seek through snapshots (replay/seek.hpp): at every seq of every sample game
-// (and of synthetic games, whose states are richer) a seek gives exactly the
-// fully folded state, the state before, the event and its findings, with
-// snapshots every 1, 7, 500 (the default) and 1000 events and with none. A snapshot that is
-// garbage, of another engine version, ruleset or catalog, or folded from
-// events that have since changed is discarded, the result stays exact, and a
-// writable store gets it back correct.
+// Seek through snapshots in the user's cache (replay/seek.hpp): at every seq
+// of every sample game (and of synthetic games, whose states are richer) a
+// seek gives exactly the fully folded state, the state before, the event and
+// its findings, with snapshots every 1, 7, 500 (the default) and 1000 events
+// and with none. A snapshot that is garbage, has no MAC or one under another
+// key, is of another engine version, ruleset or catalog, or was folded from
+// events that have since changed is discarded, the result stays exact, and
+// the cache gets it back correct, from read-only stores too. Every test has
+// a cache of its own (TempDir::cache_dir).
 
 #include <gtest/gtest.h>
 
@@ -20,6 +22,9 @@
 #include "warlog/events/codec.hpp"
 #include "warlog/events/snapshot.hpp"
 #include "warlog/replay/seek.hpp"
+#include "warlog/store/game_meta.hpp"
+#include "warlog/store/lmdb.hpp"
+#include "warlog/store/snapshot_cache.hpp"
 #include "warlog/store/store.hpp"
 
 namespace warlog {
@@ -68,7 +73,7 @@ std::optional<replay::SeekResult> check_seek(const replay::Seeker& seeker, const
   EXPECT_TRUE(r->before == before) << where << ": the state before seq " << want << " differs";
   EXPECT_EQ(r->moment.event, ref.events[want]) << where;
   EXPECT_EQ(r->moment.findings, ref.findings[want]) << where;
-  EXPECT_FALSE(r->repair_error) << where << ": " << r->repair_error->message;
+  EXPECT_FALSE(r->cache_error) << where << ": " << r->cache_error->message;
   if (::testing::Test::HasFailure()) return std::nullopt;
   return std::move(*r);
 }
@@ -82,11 +87,14 @@ core::GameId import(Archive& archive, const testing::CorpusGame& g) {
   return id ? *id : 0;
 }
 
-Archive open_rw(const testing::TempDir& dir) {
-  auto a = Archive::open(dir.store(), Archive::Mode::ReadWrite);
+Archive open_archive(const testing::TempDir& dir, Archive::Mode mode) {
+  auto a = Archive::open(dir.store(), mode);
   if (!a) throw std::runtime_error(a.error().message);
+  a->use_snapshot_cache(dir.cache_dir(), dir.key_file());
   return std::move(*a);
 }
+Archive open_rw(const testing::TempDir& dir) { return open_archive(dir, Archive::Mode::ReadWrite); }
+Archive open_ro(const testing::TempDir& dir) { return open_archive(dir, Archive::Mode::ReadOnly); }
 
 // --- Exact at every seq ---------------------------------------------------------
 
@@ -138,12 +146,14 @@ TEST_P(SeekEverySeq, EqualsTheFullFoldWithSnapshotsEvery1And7And500And1000AndNon
         EXPECT_EQ(built->too_large, 0u);
       }
     }
-    // Seek as the viewer does: a read-only store.
-    auto archive = Archive::open(dir.store(), Archive::Mode::ReadOnly);
-    ASSERT_TRUE(archive);
+    // Seek as the viewer does: a read-only store, no repair (which would
+    // lay snapshots along the long folds and change where seeks start).
+    auto archive = std::make_optional(open_ro(dir));
     const Reference ref = fold_all(*archive, id);
     ASSERT_GT(ref.events.size(), 10u);
-    auto seeker = replay::Seeker::open(*archive, id);
+    replay::SeekOptions no_repair;
+    no_repair.repair = false;
+    auto seeker = replay::Seeker::open(*archive, id, no_repair);
     ASSERT_TRUE(seeker) << seeker.error().message;
     // Without snapshots every seek refolds from the start: on the long game
     // every 13th seq (and the last) keeps the test quick.
@@ -178,9 +188,9 @@ INSTANTIATE_TEST_SUITE_P(Corpus, SeekEverySeq, ::testing::ValuesIn(corpus()),
                            return name;
                          });
 
-// --- Stale and foreign snapshots --------------------------------------------------
+// --- Stale, forged and foreign snapshots ---------------------------------------------
 
-// A generated game with snapshots every 7 events in a fresh store.
+// A generated game with snapshots every 7 events in a fresh store and cache.
 class StaleSnapshot : public ::testing::Test {
  protected:
   static constexpr core::Seq kEvery = 7;
@@ -193,73 +203,152 @@ class StaleSnapshot : public ::testing::Test {
     id_ = import(archive, game_);
     ASSERT_GT(game_.events.size(), kSeek + kEvery);
     ASSERT_TRUE(replay::build_snapshots(archive, id_, kEvery));
-    digest_ = *core::digest_from_hex(game_.ruleset.hash);
     ref_ = fold_all(archive, id_);
   }
 
-  // The correct snapshot at kSnap, with one thing changed.
+  // What the snapshot at `seq` is bound to, as the store gives it now.
+  store::SnapshotBinding binding(const Archive& archive, core::Seq seq) {
+    auto reader = archive.store().reader();
+    EXPECT_TRUE(reader);
+    auto meta = reader->game(id_);
+    auto chain = reader->chain_through(id_, seq);
+    EXPECT_TRUE(meta && chain);
+    return store::SnapshotBinding{meta->identity, seq, *chain, *core::digest_from_hex(game_.ruleset.hash),
+                                  *core::digest_from_hex(game_.catalog.hash()), core::kEngineVersion};
+  }
+
+  // The correct snapshot at kSnap, with one thing changed (a valid header
+  // and checksum: all a store-level forger could make).
   template <class Edit>
   std::string forged(Edit&& edit) {
     Archive archive = open_rw(dir_);
-    auto reader = archive.store().reader();
-    auto n = reader->nearest_snapshot(id_, kSnap, digest_, core::kEngineVersion);
-    EXPECT_TRUE(n && *n && (*n)->seq == kSnap);
-    auto snap = events::decode_snapshot((*n)->bytes);
+    auto cache = archive.snapshot_cache();
+    EXPECT_TRUE(cache);
+    auto found = (*cache)->get(binding(archive, kSnap));
+    EXPECT_TRUE(found && found->bytes);
+    auto snap = events::decode_snapshot(*found->bytes);
     EXPECT_TRUE(snap);
     edit(snap->header, snap->state);
     return events::encode_snapshot(snap->state, snap->header);
   }
 
-  void put(std::string_view bytes, std::uint32_t version = core::kEngineVersion) {
+  // Caches `bytes` with a valid MAC under the key of kSnap (or of `b`).
+  void put(std::string_view bytes, std::optional<store::SnapshotBinding> b = std::nullopt) {
     Archive archive = open_rw(dir_);
-    ASSERT_TRUE(archive.store().put_snapshot(id_, kSnap, digest_, version, bytes));
+    auto cache = archive.snapshot_cache();
+    ASSERT_TRUE(cache);
+    const store::CachedSnapshot one{b ? *b : binding(archive, kSnap), std::string(bytes)};
+    ASSERT_TRUE((*cache)->put(std::span(&one, 1)));
   }
 
-  // Seeks kSeek and expects the stale snapshot to be passed over.
+  // The raw cache value (bytes ‖ MAC) under the key of `seq`; no Archive
+  // may be open (LMDB: one environment per process).
+  std::string get_raw(core::Seq seq) {
+    const store::SnapshotBinding b = binding(open_ro(dir_), seq);
+    auto env = store::lmdb::Env::create();
+    EXPECT_TRUE(env && env->set_maxdbs(2) && env->open(dir_.cache_dir().c_str(), MDB_RDONLY, 0600));
+    auto txn = store::lmdb::Txn::begin(env->handle(), nullptr, MDB_RDONLY);
+    EXPECT_TRUE(txn);
+    MDB_dbi dbi = 0;
+    EXPECT_TRUE(store::lmdb::dbi_open(txn->handle(), "snapshots", 0, dbi));
+    const core::Digest key = store::cache_key(b);
+    auto v = store::lmdb::get(txn->handle(), dbi, std::string_view(reinterpret_cast<const char*>(key.data()), 32));
+    EXPECT_TRUE(v && *v) << "seq " << seq;
+    return v && *v ? std::string(**v) : std::string();
+  }
+
+  // Writes `value` as the raw cache value under kSnap's key, no MAC added
+  // (what anyone who can write the cache directory, but has not the key, can do).
+  void put_raw(std::string_view value) {
+    const store::SnapshotBinding b = binding(open_ro(dir_), kSnap);
+    auto env = store::lmdb::Env::create();
+    ASSERT_TRUE(env);
+    ASSERT_TRUE(env->set_maxdbs(2));
+    ASSERT_TRUE(env->open(dir_.cache_dir().c_str(), 0, 0600));
+    auto txn = store::lmdb::Txn::begin(env->handle(), nullptr, 0);
+    ASSERT_TRUE(txn);
+    MDB_dbi dbi = 0;
+    ASSERT_TRUE(store::lmdb::dbi_open(txn->handle(), "snapshots", 0, dbi));
+    const core::Digest key = store::cache_key(b);
+    ASSERT_TRUE(store::lmdb::put(txn->handle(), dbi, std::string_view(reinterpret_cast<const char*>(key.data()), 32),
+                                 value, 0));
+    ASSERT_TRUE(txn->commit());
+  }
+
+  // Seeks kSeek and expects the snapshot at kSnap to be passed over, the
+  // result exact, and the snapshot written back (the cache is the user's:
+  // read-only stores too).
   void expect_discarded(Archive::Mode mode, const std::string& what) {
-    auto archive = Archive::open(dir_.store(), mode);
-    ASSERT_TRUE(archive);
-    auto seeker = replay::Seeker::open(*archive, id_);
+    Archive archive = open_archive(dir_, mode);
+    auto seeker = replay::Seeker::open(archive, id_);
     ASSERT_TRUE(seeker);
-    auto r = seeker->seek(kSeek);
-    ASSERT_TRUE(r) << r.error().message;
-    EXPECT_TRUE(check_seek(*seeker, ref_, kSeek, what));
+    auto r = check_seek(*seeker, ref_, kSeek, what);
+    ASSERT_TRUE(r) << what;
     EXPECT_EQ(r->discarded, 1u) << what;
     ASSERT_TRUE(r->snapshot_seq) << what;
     EXPECT_EQ(*r->snapshot_seq, kSnap - kEvery) << what << ": falls back to the snapshot before";
-    const bool writable = mode == Archive::Mode::ReadWrite;
-    EXPECT_EQ(r->written, writable ? 1u : 0u) << what;
-    // Rebuilt on a writable store: the next seek starts from it.
+    EXPECT_EQ(r->written, 1u) << what;
     auto again = seeker->seek(kSeek);
     ASSERT_TRUE(again);
-    EXPECT_EQ(again->discarded, writable ? 0u : 1u) << what;
-    EXPECT_EQ(again->snapshot_seq, writable ? kSnap : kSnap - kEvery) << what;
+    EXPECT_EQ(again->discarded, 0u) << what;
+    EXPECT_EQ(again->snapshot_seq, kSnap) << what;
   }
 
   testing::TempDir dir_;
   testing::CorpusGame game_;
   core::GameId id_ = 0;
-  core::Digest digest_{};
   Reference ref_;
 };
 
 TEST_F(StaleSnapshot, GarbageBytesAreDiscardedAndRebuilt) {
   put("not a snapshot at all");
   expect_discarded(Archive::Mode::ReadOnly, "garbage, read-only");
-  expect_discarded(Archive::Mode::ReadWrite, "garbage, writable");
 }
 
 TEST_F(StaleSnapshot, AFlippedByteIsDiscardedAndRebuilt) {
   std::string bytes = forged([](auto&, auto&) {});
   bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x04);
-  put(bytes);
+  put_raw(bytes);
   expect_discarded(Archive::Mode::ReadWrite, "a flipped byte");
+}
+
+// The attack that format 1 let through: a forged state behind a correct
+// header and a resealed checksum, written where the seek looks. Without the
+// user's key it has no MAC that holds, so no seek ever starts from it.
+TEST_F(StaleSnapshot, AForgedSnapshotWithoutAValidMacIsNeverUsed) {
+  const std::string lie = forged([](auto&, core::GameState& s) { s.seats[0].drawn_this_turn += 7; });
+  put_raw(lie);  // no MAC at all: the checksum's 32 bytes stand where the MAC goes
+  expect_discarded(Archive::Mode::ReadOnly, "no MAC");
+  std::string zero_mac = lie;
+  zero_mac.append(32, '\0');
+  put_raw(zero_mac);
+  expect_discarded(Archive::Mode::ReadOnly, "a zero MAC");
+}
+
+TEST_F(StaleSnapshot, ASnapshotMadeUnderAnotherLocalKeyIsNeverUsed) {
+  const std::string lie = forged([](auto&, core::GameState& s) { s.seats[1].drawn_this_turn += 3; });
+  const store::SnapshotBinding b = binding(open_ro(dir_), kSnap);
+  {
+    // Another user's warlog (another key) writing into this cache directory.
+    testing::TempDir other;
+    auto cache = store::SnapshotCache::open({dir_.cache_dir(), other.key_file()});
+    ASSERT_TRUE(cache);
+    const store::CachedSnapshot one{b, lie};
+    ASSERT_TRUE((*cache)->put(std::span(&one, 1)));
+  }
+  expect_discarded(Archive::Mode::ReadOnly, "another key");
+}
+
+TEST_F(StaleSnapshot, AValueCopiedUnderAnotherKeyFailsItsMac) {
+  // The authentic value (bytes and MAC) of the snapshot at 34, copied under
+  // the key of 41: the MAC covers the key, so it is not 41's.
+  put_raw(get_raw(kSnap - kEvery));
+  expect_discarded(Archive::Mode::ReadOnly, "a value moved from 34");
 }
 
 TEST_F(StaleSnapshot, AnotherEngineVersionInTheHeaderIsDiscardedAndRebuilt) {
   put(forged([](events::SnapshotHeader& h, auto&) { ++h.engine_version; }));
   expect_discarded(Archive::Mode::ReadOnly, "engine version, read-only");
-  expect_discarded(Archive::Mode::ReadWrite, "engine version, writable");
 }
 
 TEST_F(StaleSnapshot, AnotherRulesetHashInTheHeaderIsDiscardedAndRebuilt) {
@@ -272,14 +361,25 @@ TEST_F(StaleSnapshot, AnotherCatalogHashInTheHeaderIsDiscardedAndRebuilt) {
   expect_discarded(Archive::Mode::ReadWrite, "catalog hash");
 }
 
-TEST_F(StaleSnapshot, AnotherSeqOrGameInTheHeaderIsDiscarded) {
+TEST_F(StaleSnapshot, AnotherSeqInTheHeaderIsDiscarded) {
   put(forged([](events::SnapshotHeader& h, core::GameState& s) {
     ++h.seq;
     ++s.next_seq;
   }));
   expect_discarded(Archive::Mode::ReadWrite, "seq");
-  put(forged([](events::SnapshotHeader& h, auto&) { ++h.game; }));
-  expect_discarded(Archive::Mode::ReadWrite, "game");
+}
+
+TEST_F(StaleSnapshot, AnotherLocalGameIdInTheHeaderIsStillThisGame) {
+  // The key names the game by identity: the same game in another store (a
+  // copy, a re-import) has another local id and the same snapshots.
+  put(forged([](events::SnapshotHeader& h, auto&) { h.game += 100; }));
+  Archive archive = open_ro(dir_);
+  auto seeker = replay::Seeker::open(archive, id_);
+  ASSERT_TRUE(seeker);
+  auto r = check_seek(*seeker, ref_, kSeek, "another local id");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->snapshot_seq, kSnap);
+  EXPECT_EQ(r->discarded, 0u);
 }
 
 TEST_F(StaleSnapshot, AStateThatDoesNotFollowItsSeqIsDiscarded) {
@@ -293,32 +393,42 @@ TEST_F(StaleSnapshot, AnotherChainHashIsDiscarded) {
 }
 
 TEST_F(StaleSnapshot, SnapshotsOfAnotherEngineVersionOrRulesetAreNeverRead) {
-  // Garbage under keys that differ in version or ruleset: a seek must not
-  // even look at them (nothing discarded), and the result is exact.
-  put("from an older warlog", core::kEngineVersion - 1);
-  put("from a newer warlog", core::kEngineVersion + 1);
-  {
-    Archive archive = open_rw(dir_);
-    core::Digest other = digest_;
-    other[0] ^= 0xFF;
-    ASSERT_TRUE(archive.store().put_snapshot(id_, kSnap + 1, other, core::kEngineVersion, "another ruleset's"));
-  }
-  Archive archive = open_rw(dir_);
+  // Snapshots under keys that differ in version or ruleset (their headers
+  // say so too): a seek never finds them (nothing discarded), and the
+  // result is exact.
+  store::SnapshotBinding older = binding(open_ro(dir_), kSnap), newer = older;
+  store::SnapshotBinding ruleset = binding(open_ro(dir_), kSnap + 1);
+  older.engine_version -= 1;
+  newer.engine_version += 1;
+  ruleset.ruleset[0] ^= 0xFF;
+  put(forged([](events::SnapshotHeader& h, auto&) { h.engine_version -= 1; }), older);
+  put(forged([](events::SnapshotHeader& h, auto&) { h.engine_version += 1; }), newer);
+  put(forged([](events::SnapshotHeader& h, core::GameState& s) {
+        h.seq += 1;
+        s.next_seq += 1;
+        h.ruleset_hash = std::string(64, 'a');
+      }),
+      ruleset);
+  Archive archive = open_ro(dir_);
   auto seeker = replay::Seeker::open(archive, id_);
   ASSERT_TRUE(seeker);
-  EXPECT_TRUE(check_seek(*seeker, ref_, kSeek, "foreign keys"));
-  auto r = seeker->seek(kSeek);
+  auto r = check_seek(*seeker, ref_, kSeek, "foreign keys");
+  ASSERT_TRUE(r);
   EXPECT_EQ(r->discarded, 0u);
   EXPECT_EQ(r->snapshot_seq, kSnap);
   // Rebuilding drops the other versions' (stale forever) and keeps the other ruleset's.
   ASSERT_TRUE(replay::build_snapshots(archive, id_, kEvery));
-  auto reader = archive.store().reader();
-  auto keys = reader->snapshot_keys(id_);
-  ASSERT_TRUE(keys);
+  auto cache = archive.snapshot_cache();
+  ASSERT_TRUE(cache);
+  auto entries = (*cache)->entries(older.identity);
+  ASSERT_TRUE(entries);
   std::size_t foreign = 0;
-  for (const auto& k : *keys) {
-    EXPECT_EQ(k.engine_version, core::kEngineVersion);
-    foreign += k.ruleset != digest_;
+  for (const auto& e : *entries) {
+    ASSERT_EQ(e.state, store::CacheEntry::State::Authentic) << "seq " << e.seq;
+    auto h = events::decode_snapshot_header(e.bytes);
+    ASSERT_TRUE(h) << "seq " << e.seq;
+    EXPECT_EQ(h->engine_version, core::kEngineVersion);
+    foreign += h->ruleset_hash != game_.ruleset.hash;
   }
   EXPECT_EQ(foreign, 1u);
 }
@@ -326,44 +436,128 @@ TEST_F(StaleSnapshot, SnapshotsOfAnotherEngineVersionOrRulesetAreNeverRead) {
 TEST_F(StaleSnapshot, AllSnapshotsStaleFallsBackToTheStart) {
   {
     Archive archive = open_rw(dir_);
-    std::vector<store::StoredSnapshot> junk;
-    for (core::Seq s = kEvery - 1; s < game_.events.size(); s += kEvery) junk.push_back({s, "junk"});
-    ASSERT_TRUE(archive.store().put_snapshots(id_, digest_, core::kEngineVersion, junk));
+    auto cache = archive.snapshot_cache();
+    ASSERT_TRUE(cache);
+    std::vector<store::CachedSnapshot> junk;
+    for (core::Seq s = kEvery - 1; s < game_.events.size(); s += kEvery) junk.push_back({binding(archive, s), "junk"});
+    ASSERT_TRUE((*cache)->put(junk));
   }
-  auto ro = Archive::open(dir_.store(), Archive::Mode::ReadOnly);
-  ASSERT_TRUE(ro);
-  auto seeker = replay::Seeker::open(*ro, id_);
+  Archive ro = open_ro(dir_);
+  replay::SeekOptions no_repair;
+  no_repair.repair = false;
+  auto seeker = replay::Seeker::open(ro, id_, no_repair);
   ASSERT_TRUE(seeker);
-  auto r = seeker->seek(kSeek);
+  auto r = check_seek(*seeker, ref_, kSeek, "all stale");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->discarded, 6u);  // 41, 34, 27, 20, 13, 6
   EXPECT_FALSE(r->snapshot_seq);
-  EXPECT_TRUE(check_seek(*seeker, ref_, kSeek, "all stale"));
 }
 
-TEST_F(StaleSnapshot, AnEditedEventInvalidatesTheSnapshotsFoldedThroughIt) {
-  // Rewrite the event at kSnap (another Troop of the same card count drawn,
-  // header untouched): the snapshot at kSnap no longer matches the chain and
-  // the seek folds the stream as it now is, like audit does.
-  const std::filesystem::path path = dir_.store();
+// Rewrites the event at `seq` (CardsDiscarded of a card that does not exist)
+// and reseals the chain after it and the game's head, as an editor who knows
+// the format would: verify then finds nothing, and only the chain values
+// tell the snapshots folded through the old event from the new stream.
+void edit_and_reseal(const std::filesystem::path& path, core::GameId id, core::Seq seq, core::Seq count) {
+  core::Digest head{};
   store::test::edit_raw(path, store::kDbEvents, [&](MDB_txn* txn, MDB_dbi dbi) {
-    const std::string old = store::test::raw_event(txn, dbi, id_, kSnap);
-    auto header = events::decode_header(old);
-    ASSERT_TRUE(header);
-    core::Event ev = *events::decode_event(old);
-    ev.payload = core::CardsDiscarded{{"No Such Card"}};
-    store::test::put_raw(txn, dbi, store::view(store::event_key(id_, kSnap)), events::encode_event(ev, header->prev_hash));
+    core::Digest prev{};
+    for (core::Seq s = seq; s < count; ++s) {
+      const std::string old = store::test::raw_event(txn, dbi, id, s);
+      auto header = events::decode_header(old);
+      ASSERT_TRUE(header);
+      if (s == seq) prev = header->prev_hash;
+      core::Event ev = *events::decode_event(old);
+      if (s == seq) ev.payload = core::CardsDiscarded{{"No Such Card"}};
+      const std::string bytes = events::encode_event(ev, prev);
+      store::test::put_raw(txn, dbi, store::view(store::event_key(id, s)), bytes);
+      prev = core::chain_hash(prev, bytes);
+    }
+    head = prev;
   });
-  Archive archive = open_rw(dir_);
+  store::test::edit_raw(path, store::kDbGames, [&](MDB_txn* txn, MDB_dbi dbi) {
+    const auto key = store::game_key(id);
+    auto raw = store::lmdb::get(txn, dbi, store::view(key));
+    ASSERT_TRUE(raw && *raw);
+    auto meta = store::decode_game_meta(**raw);
+    ASSERT_TRUE(meta);
+    meta->head = head;
+    store::test::put_raw(txn, dbi, store::view(key), store::encode_game_meta(*meta));
+  });
+}
+
+TEST_F(StaleSnapshot, AnEditedEventMakesTheSnapshotsFoldedThroughItUnusable) {
+  // The event at kSnap rewritten and the chain resealed after snapshotting:
+  // the chain value through kSnap and every later seq changed, so no key of
+  // the old snapshots is asked for again; the seek folds the stream as it now
+  // is from the snapshot before, as audit would.
+  edit_and_reseal(dir_.store(), id_, kSnap, game_.events.size());
+  Archive archive = open_ro(dir_);
+  ASSERT_TRUE(archive.verify(id_)->ok) << "the reseal is consistent: only the chain values differ";
   const Reference edited = fold_all(archive, id_);
   ASSERT_FALSE(edited.after[kSeek] == ref_.after[kSeek]) << "the edit must change the state";
+  replay::SeekOptions no_repair;
+  no_repair.repair = false;
+  auto seeker = replay::Seeker::open(archive, id_, no_repair);
+  ASSERT_TRUE(seeker);
+  auto r = check_seek(*seeker, edited, kSeek, "edited event");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->snapshot_seq, kSnap - kEvery);
+  // At the end too: every snapshot after the edit is out of reach.
+  auto last = check_seek(*seeker, edited, game_.events.size() - 1, "edited event, last seq");
+  ASSERT_TRUE(last);
+  EXPECT_EQ(last->snapshot_seq, kSnap - kEvery);
+  // verify --snapshots calls them stale (never used) and leaves them.
+  auto report = replay::check_snapshots(archive, id_, /*remove=*/true);
+  ASSERT_TRUE(report) << report.error().message;
+  std::size_t after_edit = 0;
+  for (core::Seq g = kEvery - 1; g < game_.events.size(); g += kEvery) after_edit += g >= kSnap;
+  EXPECT_EQ(report->count(replay::SnapshotCheck::Status::Stale), after_edit);
+  EXPECT_EQ(report->count(replay::SnapshotCheck::Status::Agrees), game_.events.size() / kEvery - after_edit);
+  EXPECT_EQ(report->count(replay::SnapshotCheck::Status::Mismatch), 0u);
+  EXPECT_EQ(report->removed, 0u);
+}
+
+// Someone holding the user's own key (out of the model: they can write
+// anything the user can) MACs a wrong state: a seek cannot tell it from a
+// right one without folding, which is what verify --snapshots does.
+TEST_F(StaleSnapshot, AWrongStateWithARightMacIsCaughtByVerifySnapshots) {
+  put(forged([](auto&, core::GameState& s) { s.seats[0].drawn_this_turn += 7; }));
+  Archive archive = open_ro(dir_);
+  auto report = replay::check_snapshots(archive, id_, /*remove=*/true);
+  ASSERT_TRUE(report) << report.error().message;
+  ASSERT_EQ(report->count(replay::SnapshotCheck::Status::Mismatch), 1u);
+  EXPECT_EQ(report->count(replay::SnapshotCheck::Status::Agrees), game_.events.size() / kEvery - 1);
+  for (const auto& c : report->checks) {
+    if (c.status == replay::SnapshotCheck::Status::Mismatch) {
+      EXPECT_EQ(c.seq, kSnap);
+    }
+  }
+  EXPECT_EQ(report->removed, 1u);
+  // Removed: the seek now starts before it, exact, and lays it back correct.
   auto seeker = replay::Seeker::open(archive, id_);
   ASSERT_TRUE(seeker);
-  auto r = seeker->seek(kSeek);
+  auto r = check_seek(*seeker, ref_, kSeek, "after verify removed the forgery");
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->discarded, 1u);
   EXPECT_EQ(r->snapshot_seq, kSnap - kEvery);
-  EXPECT_TRUE(check_seek(*seeker, edited, kSeek, "edited event"));
+  auto clean = replay::check_snapshots(archive, id_, /*remove=*/false);
+  ASSERT_TRUE(clean);
+  EXPECT_EQ(clean->count(replay::SnapshotCheck::Status::Mismatch), 0u);
+}
+
+TEST_F(StaleSnapshot, VerifySnapshotsRemovesOnlyWhatNoSeekCanUse) {
+  put("junk under 41's key");
+  Archive archive = open_ro(dir_);
+  auto report = replay::check_snapshots(archive, id_, /*remove=*/false);
+  ASSERT_TRUE(report);
+  EXPECT_EQ(report->count(replay::SnapshotCheck::Status::Unusable), 1u);
+  EXPECT_EQ(report->removed, 0u) << "asked not to remove";
+  auto removing = replay::check_snapshots(archive, id_, /*remove=*/true);
+  ASSERT_TRUE(removing);
+  EXPECT_EQ(removing->removed, 1u);
+  auto after = replay::check_snapshots(archive, id_, /*remove=*/false);
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after->count(replay::SnapshotCheck::Status::Unusable), 0u);
+  EXPECT_EQ(after->count(replay::SnapshotCheck::Status::Agrees), game_.events.size() / kEvery - 1);
 }
 
 // --- Overrides, repair, live streams ---------------------------------------------------
@@ -399,7 +593,7 @@ TEST_F(StaleSnapshot, AnOverrideCatalogIgnoresTheRecordedSnapshots) {
   auto r = seeker->seek(kSeek);
   ASSERT_TRUE(r);
   EXPECT_FALSE(r->snapshot_seq);
-  EXPECT_EQ(r->discarded, 1u);  // the nearest, made with the recorded catalog; not deleted
+  EXPECT_EQ(r->discarded, 0u);  // the recorded catalog's are under other keys: never read
   EXPECT_EQ(r->written, 0u);
   EXPECT_TRUE(check_seek(*seeker, fold_all(archive, id_, o.overrides), kSeek, "override catalog"));
   // The recorded snapshots are intact.
@@ -462,7 +656,7 @@ TEST(Seek, UnknownGamesAndBadArgumentsAreErrors) {
   EXPECT_EQ(zero.error().code, ErrorCode::InvalidArgument);
 }
 
-TEST(Seek, ImportLaysSnapshotsForLongGamesOnly) {
+TEST(Seek, ImportLaysNoSnapshotsAndTheFirstLongSeekLaysThem) {
   testing::TempDir dir;
   const auto samples = std::filesystem::path(WARLOG_SAMPLES_DIR);
   // A long game written out as notation.
@@ -472,21 +666,116 @@ TEST(Seek, ImportLaysSnapshotsForLongGamesOnly) {
   io.ruleset_path = (samples / "rulesets" / "standard.toml").string();
   const auto file = dir.path() / "long.wlog";
   std::ofstream(file) << core::export_notation(g.events);
-  Archive archive = open_rw(dir);
-  auto imported = archive.import_file(file.string(), io);
-  ASSERT_TRUE(imported) << imported.error().error.message;
-  auto spine = archive.import_file((samples / "tutorial" / "spine_first_blood.wlog").string(), {});
-  ASSERT_TRUE(spine);
-  auto reader = archive.store().reader();
-  auto long_keys = reader->snapshot_keys(imported->id);
-  auto short_keys = reader->snapshot_keys(spine->id);
-  ASSERT_TRUE(long_keys && short_keys);
-  EXPECT_EQ(imported->events, g.events.size());
-  EXPECT_EQ(long_keys->size(), 2u);
-  EXPECT_TRUE(short_keys->empty());
-  auto r = replay::seek(archive, imported->id, imported->events - 1);
+  std::optional<replay::ImportResult> imported;
+  {
+    Archive archive = open_rw(dir);
+    auto i = archive.import_file(file.string(), io);
+    ASSERT_TRUE(i) << i.error().error.message;
+    imported = *i;
+    auto spine = archive.import_file((samples / "tutorial" / "spine_first_blood.wlog").string(), {});
+    ASSERT_TRUE(spine);
+    EXPECT_EQ(imported->events, g.events.size());
+    auto cache = archive.snapshot_cache();
+    ASSERT_TRUE(cache);
+    const core::Digest identity = archive.store().reader()->game(imported->id)->identity;
+    EXPECT_TRUE((*cache)->entries(identity)->empty()) << "import lays none";
+    EXPECT_TRUE(*replay::needs_snapshots(archive, imported->id));
+    EXPECT_FALSE(*replay::needs_snapshots(archive, spine->id)) << "38 events: a seek folds them all anyway";
+  }
+  // A read-only seek to the end lays the grid along its fold.
+  Archive ro = open_ro(dir);
+  auto r = replay::seek(ro, imported->id, imported->events - 1);
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->snapshot_seq, 2 * replay::kDefaultSnapshotEvery - 1);
+  EXPECT_FALSE(r->snapshot_seq);
+  EXPECT_EQ(r->written, 2u);
+  EXPECT_FALSE(*replay::needs_snapshots(ro, imported->id));
+  auto again = replay::seek(ro, imported->id, imported->events - 1);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->snapshot_seq, 2 * replay::kDefaultSnapshotEvery - 1);
+}
+
+TEST(Seek, BuildReportsProgressAndStopsWhenTold) {
+  testing::TempDir dir;
+  Archive archive = open_rw(dir);
+  const testing::CorpusGame g = testing::long_game(6, 10'000);
+  const core::GameId id = import(archive, g);
+  std::vector<std::pair<core::Seq, core::Seq>> calls;
+  auto built = replay::build_snapshots(archive, id, 100, [&](core::Seq done, core::Seq total) {
+    calls.emplace_back(done, total);
+    return true;
+  });
+  ASSERT_TRUE(built) << built.error().message;
+  EXPECT_FALSE(built->cancelled);
+  EXPECT_EQ(built->snapshots, 100u);
+  ASSERT_GE(calls.size(), 2u);
+  for (std::size_t i = 1; i < calls.size(); ++i) EXPECT_LE(calls[i - 1].first, calls[i].first);
+  EXPECT_EQ(calls.back(), std::make_pair(core::Seq{10'000}, core::Seq{10'000})) << "the last call says done";
+  // Stopped at the first call: what was folded before it is kept, whole.
+  ASSERT_TRUE(replay::drop_snapshots(archive, id));
+  auto stopped = replay::build_snapshots(archive, id, 100, [](core::Seq, core::Seq) { return false; });
+  ASSERT_TRUE(stopped);
+  EXPECT_TRUE(stopped->cancelled);
+  EXPECT_LT(stopped->events, 10'000u);
+  EXPECT_LT(stopped->snapshots, 100u);
+  EXPECT_TRUE(*replay::needs_snapshots(archive, id, 100));
+}
+
+TEST(Seek, AnUnwritableCacheLeavesSeeksExactFromTheStart) {
+  // The cache directory under a regular file: nothing can make it (as root,
+  // too, where a mode of 0500 would not stop a write).
+  testing::TempDir dir;
+  core::GameId id = 0;
+  Reference ref;
+  {
+    Archive archive = open_rw(dir);
+    id = import(archive, testing::generated_game(3));
+    ref = fold_all(archive, id);
+  }
+  std::ofstream(dir.path() / "a-file") << "in the way";
+  auto archive = Archive::open(dir.store(), Archive::Mode::ReadOnly);
+  ASSERT_TRUE(archive);
+  archive->use_snapshot_cache((dir.path() / "a-file" / "cache").string(), dir.key_file());
+  auto seeker = replay::Seeker::open(*archive, id);
+  ASSERT_TRUE(seeker) << "a seek does not need the cache";
+  for (core::Seq seq : {core::Seq{0}, core::Seq{ref.events.size() / 2}, core::Seq{ref.events.size() - 1}}) {
+    auto r = seeker->seek(seq);
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_TRUE(r->moment.state == ref.after[seq]) << "seq " << seq;
+    EXPECT_FALSE(r->snapshot_seq);
+    EXPECT_EQ(r->folded, seq + 1);
+    ASSERT_TRUE(r->cache_error) << "the seek says why it was slow";
+    EXPECT_EQ(r->cache_error->code, ErrorCode::IoError) << r->cache_error->message;
+  }
+  auto built = replay::build_snapshots(*archive, id, 7);
+  ASSERT_FALSE(built);
+  EXPECT_EQ(built.error().code, ErrorCode::IoError);
+}
+
+TEST(Seek, ACopyOfAStoreSharesItsSnapshotsAndAStoreFromElsewhereBringsNone) {
+  // The cache names games by identity and chain, not by store: a copy of the
+  // store (`cp -r`, a backup) finds the snapshots its original laid. (In
+  // format 1 the chain covers the local game id, so a re-import under
+  // another id does not; format 2's canonical bytes leave it out.)
+  testing::TempDir a, b;
+  core::GameId id = 0;
+  {
+    Archive one = open_rw(a);
+    id = import(one, testing::generated_game(1));
+    ASSERT_TRUE(replay::build_snapshots(one, id, 5));
+  }
+  std::filesystem::copy(a.store(), b.store(), std::filesystem::copy_options::recursive);
+  {
+    Archive copy = open_ro(b);  // b's own cache: empty, as for a store from elsewhere
+    auto r = replay::seek(copy, id, 40);
+    ASSERT_TRUE(r);
+    EXPECT_FALSE(r->snapshot_seq) << "a store brings no snapshots of its own";
+  }
+  auto copy = Archive::open(b.store(), Archive::Mode::ReadOnly);
+  ASSERT_TRUE(copy);
+  copy->use_snapshot_cache(a.cache_dir(), a.key_file());
+  auto r = replay::seek(*copy, id, 40);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->snapshot_seq, 39u);
 }
 
 }  // namespace

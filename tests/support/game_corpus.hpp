@@ -118,7 +118,7 @@ inline CorpusGame generated_game(std::uint64_t seed, int max_turns = 12) {
 // A long game: a generated one without its GameEnded, then whole turns of
 // drawing and discarding until it holds `total` events. Not a legal game
 // (the fold reports findings); a long stream whose states stay rich, for
-// snapshots every 1000 events and for import's automatic snapshots.
+// snapshots every 1000 events and for the snapshots seeks and the viewer lay.
 inline CorpusGame long_game(std::uint64_t seed, std::size_t total) {
   CorpusGame g = generated_game(seed);
   g.name = "long_" + std::to_string(seed) + "_" + std::to_string(total);

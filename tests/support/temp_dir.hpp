@@ -25,6 +25,10 @@ class TempDir {
   }
   [[nodiscard]] const std::filesystem::path& path() const { return path_; }
   [[nodiscard]] std::string store() const { return (path_ / "store").string(); }
+  // A snapshot cache and local key of this directory's own
+  // (Archive::use_snapshot_cache), never the user's.
+  [[nodiscard]] std::string cache_dir() const { return (path_ / "cache").string(); }
+  [[nodiscard]] std::string key_file() const { return (path_ / "config" / "warlog" / "local.key").string(); }
 
  private:
   std::filesystem::path path_;

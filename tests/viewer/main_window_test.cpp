@@ -14,6 +14,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QStatusBar>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
@@ -29,6 +30,7 @@
 #include "changes_model.hpp"
 #include "disputes_model.hpp"
 #include "findings_model.hpp"
+#include "game_corpus.hpp"
 #include "game_list_model.hpp"
 #include "main_window.hpp"
 #include "sample_store.hpp"
@@ -389,6 +391,34 @@ TEST(MainWindowWithoutStore, OpensAStoreAndItsFirstGame) {
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().code, ErrorCode::NotFound);
   EXPECT_EQ(window.session(), nullptr);
+}
+
+// A game longer than the snapshot interval, opened for the first time: the
+// window lays its snapshots once in the background (replay::needs_snapshots
+// then says no more), and the status bar says so; seeks meanwhile work.
+TEST(MainWindowSnapshots, OpeningALongGameWithNoneLaysThemInTheBackground) {
+  const warlog::testing::StoreCopy copy("window-snapshots");
+  auto archive = copy.open();
+  const testing::CorpusGame g = testing::long_game(7, 2 * replay::kDefaultSnapshotEvery + 30);
+  ASSERT_TRUE(archive->store().put_blob(store::BlobKind::Catalog, g.catalog_text));
+  ASSERT_TRUE(archive->store().put_blob(store::BlobKind::Ruleset, g.ruleset_text));
+  auto id = archive->store().import_game(g.events);
+  ASSERT_TRUE(id) << id.error().message;
+  ASSERT_TRUE(*replay::needs_snapshots(*archive, *id));
+  MainWindow window(archive);
+  ASSERT_TRUE(window.load_games());
+  ASSERT_TRUE(window.open_game(*id));
+  window.session()->last();  // a seek while the build runs: exact either way
+  EXPECT_EQ(window.session()->seq(), g.events.size() - 1);
+  ASSERT_TRUE(QTest::qWaitFor([&] { return window.statusBar()->currentMessage().startsWith("Snapshots laid"); }, 60'000))
+      << window.statusBar()->currentMessage().toStdString();
+  EXPECT_EQ(window.statusBar()->currentMessage().toStdString(),
+            "Snapshots laid: 2 over " + std::to_string(g.events.size()) + " events");
+  EXPECT_FALSE(*replay::needs_snapshots(*archive, *id));
+  window.session()->first();
+  window.session()->last();
+  ASSERT_TRUE(window.session()->last_seek().snapshot_seq.has_value());
+  EXPECT_EQ(*window.session()->last_seek().snapshot_seq, 2 * replay::kDefaultSnapshotEvery - 1);
 }
 
 }  // namespace

@@ -21,6 +21,10 @@ class QtEnvironment : public ::testing::Environment {
     // store become the most recent while another test read the list).
     if (!settings_.isValid()) throw std::runtime_error("no temporary directory for the test settings");
     qputenv("XDG_CONFIG_HOME", settings_.path().toLocal8Bit());
+    // So do the seek snapshots (and their key, under XDG_CONFIG_HOME): the
+    // sessions on the shared sample store open the default cache. Tests
+    // that lay snapshots give each store copy its own (StoreCopy).
+    qputenv("WARLOG_CACHE_DIR", (settings_.path() + QStringLiteral("/snapshot-cache")).toLocal8Bit());
     app_ = std::make_unique<QApplication>(argc_, argv_);
     QCoreApplication::setOrganizationName(QStringLiteral("warlog-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("test_viewer"));

@@ -100,13 +100,17 @@ struct StoreCopy {
   ~StoreCopy() {
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);
+    std::filesystem::remove_all(cache_dir(), ec);
   }
+  // The copy's own snapshot cache and key (Archive::use_snapshot_cache).
+  [[nodiscard]] std::filesystem::path cache_dir() const { return dir.string() + "-cache"; }
   StoreCopy(const StoreCopy&) = delete;
   StoreCopy& operator=(const StoreCopy&) = delete;
 
   [[nodiscard]] std::shared_ptr<replay::Archive> open(replay::Archive::Mode mode = replay::Archive::Mode::ReadWrite) const {
     auto archive = replay::Archive::open(dir.string(), mode);
     if (!archive) throw std::runtime_error("opening the store copy: " + archive.error().message);
+    archive->use_snapshot_cache((cache_dir() / "snapshots").string(), (cache_dir() / "local.key").string());
     return std::make_shared<replay::Archive>(std::move(*archive));
   }
 };

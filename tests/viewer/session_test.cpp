@@ -9,6 +9,7 @@
 
 #include "game_session.hpp"
 #include "sample_store.hpp"
+#include "snapshot_builder.hpp"
 #include "state_model.hpp"
 #include "warlog/replay/seek.hpp"
 
@@ -132,6 +133,47 @@ TEST(GameSession, SeeksThroughSnapshotsNotFromTheStart) {
   s->go_to(s->last_seq() / 2);
   EXPECT_LE(s->last_seek().folded, 10u);
   EXPECT_EQ(s->last_seek().written, 0u) << "the viewer never writes snapshots";
+}
+
+TEST(SnapshotBuilder, LaysTheSnapshotsOnAWorkerThreadWhileTheSessionSeeks) {
+  const warlog::testing::StoreCopy copy("builder");
+  const core::GameId id = warlog::testing::sample_store().first_blood;
+  auto archive = copy.open(replay::Archive::Mode::ReadOnly);  // the cache is the user's: a read-only store will do
+  ASSERT_TRUE(*replay::needs_snapshots(*archive, id, 5));
+  auto s = open_session(archive, id);
+  SnapshotBuilder builder(archive, id, 5);
+  QSignalSpy progress(&builder, &SnapshotBuilder::progress);
+  QSignalSpy finished(&builder, &SnapshotBuilder::finished);
+  // Seeks on this thread meanwhile stay exact (they fold from the start or
+  // from whatever the builder has laid so far).
+  s->last();
+  const core::Seq last = s->seq();
+  ASSERT_TRUE(finished.count() > 0 || finished.wait(30'000)) << "the build never finished";
+  ASSERT_EQ(finished.count(), 1);
+  EXPECT_TRUE(finished.at(0).at(0).toBool()) << finished.at(0).at(1).toString().toStdString();
+  ASSERT_GE(progress.count(), 1);
+  EXPECT_EQ(progress.last().at(0).toULongLong(), progress.last().at(1).toULongLong()) << "the last says done";
+  EXPECT_FALSE(*replay::needs_snapshots(*archive, id, 5));
+  // The session's next seeks start from the new snapshots.
+  s->first();
+  s->go_to(last);
+  ASSERT_TRUE(s->last_seek().snapshot_seq.has_value());
+  EXPECT_LE(s->last_seek().folded, 5u);
+}
+
+TEST(SnapshotBuilder, DestroyingItStopsTheBuildAndWaits) {
+  const warlog::testing::StoreCopy copy("builder-stop");
+  const core::GameId id = warlog::testing::sample_store().first_blood;
+  auto archive = copy.open();
+  auto builder = std::make_unique<SnapshotBuilder>(archive, id, 1);
+  QSignalSpy finished(builder.get(), &SnapshotBuilder::finished);  // direct: recorded on the worker
+  builder.reset();  // returns only once the worker has ended
+  ASSERT_EQ(finished.count(), 1) << "the worker ended before the builder was gone";
+  // Stopped or done, what was laid is whole: seeks from it are exact.
+  auto r = replay::seek(*archive, id, 20);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_FALSE(r->cache_error);
+  EXPECT_EQ(r->moment.seq, 20u);
 }
 
 TEST(GameSession, KeepsTheArchiveOpenAfterEveryoneElseLetsGo) {

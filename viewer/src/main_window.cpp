@@ -26,6 +26,7 @@
 #include "findings_model.hpp"
 #include "game_list_model.hpp"
 #include "main_window_parts.hpp"
+#include "snapshot_builder.hpp"
 #include "state_model.hpp"
 #include "timeline_model.hpp"
 
@@ -73,6 +74,7 @@ MainWindow::MainWindow(std::shared_ptr<replay::Archive> archive, QWidget* parent
 }
 
 MainWindow::~MainWindow() {
+  snapshot_builder_.reset();  // stops the build and waits for it
   // The timeline reads events through the session: let go of that first.
   timeline_->set_game({}, {}, {}, {});
   candidate_.reset();
@@ -283,6 +285,7 @@ Expected<void> MainWindow::open_game(core::GameId id) {
   diff_.reset();
   session_ = std::move(*opened);
   show_session();
+  lay_snapshots(id);
   // The game list learns the result and findings from the survey.
   games_->set_event_count(id, session_->event_count());
   games_->set_facts(id, facts_of(session_->game(), session_->final_state(), session_->findings().size(),
@@ -301,6 +304,21 @@ Expected<void> MainWindow::open_game(core::GameId id) {
     if (auto c = compare_with(*candidate_options_, candidate_label_); !c) show_error(QString::fromStdString(c.error().message));
   }
   return {};
+}
+
+void MainWindow::lay_snapshots(core::GameId id) {
+  if (snapshot_builder_ && snapshot_builder_->game() == id) return;
+  snapshot_builder_.reset();
+  // A game opened here for the first time has no snapshots in this user's
+  // cache: lay them once, off the GUI thread. Seeks stay exact meanwhile.
+  auto needed = replay::needs_snapshots(*archive_, id);
+  if (!needed || !*needed) return;
+  snapshot_builder_ = std::make_unique<SnapshotBuilder>(archive_, id);
+  connect(snapshot_builder_.get(), &SnapshotBuilder::progress, this, [this](quint64 done, quint64 total) {
+    statusBar()->showMessage(tr("Laying snapshots for fast seeking: %1%").arg(total ? done * 100 / total : 100));
+  });
+  connect(snapshot_builder_.get(), &SnapshotBuilder::finished, this,
+          [this](bool, const QString& message) { statusBar()->showMessage(message, 10'000); });
 }
 
 void MainWindow::show_session() {

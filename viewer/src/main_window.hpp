@@ -41,6 +41,7 @@ class DisputesModel;
 class FiguresCharts;
 class FindingsModel;
 class GameListModel;
+class SnapshotBuilder;
 class StateModel;
 class TimelineModel;
 
@@ -127,6 +128,7 @@ class MainWindow : public QMainWindow {
   void build_ui();
   void build_actions();
   void show_session();
+  void lay_snapshots(core::GameId id);
   void show_error(const QString& message);
   void load_disputes();
   void show_compare();  // the compare rows at the current event
@@ -144,6 +146,8 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<replay::Archive> archive_;
   std::unique_ptr<GameSession> session_;
   std::unique_ptr<GameSession> candidate_;  // compare mode
+  // Lays the open game's snapshots in the background when it has none.
+  std::unique_ptr<SnapshotBuilder> snapshot_builder_;
   std::optional<replay::AuditOptions> candidate_options_;
   QString candidate_label_;
   std::optional<replay::GameDiff> diff_;

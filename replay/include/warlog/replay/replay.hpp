@@ -23,6 +23,7 @@
 
 namespace warlog::store {
 class Store;
+class SnapshotCache;
 }
 
 namespace warlog::replay {
@@ -174,6 +175,16 @@ class Archive {
   [[nodiscard]] const std::string& path() const noexcept { return path_; }
   [[nodiscard]] store::Store& store() const noexcept { return *store_; }
 
+  // The snapshot cache seeks read and write (seek.hpp): the user's own, not
+  // the store's, so a read-only archive writes it too. Opened on first use
+  // at store::default_cache_location() ($WARLOG_CACHE_DIR, else the XDG
+  // cache directory) unless use_snapshot_cache named another place first
+  // (tests give each their own). An error (an unwritable directory, a key
+  // others can read) is kept and returned again: seeks then fold from the
+  // start. Thread-safe.
+  void use_snapshot_cache(const std::string& dir, const std::string& key_file);
+  [[nodiscard]] Expected<std::shared_ptr<store::SnapshotCache>> snapshot_cache() const;
+
   // Appends a game built in memory (core::generate_game) as a new game, with
   // the catalog and ruleset texts it was played under stored as blobs; their
   // content hashes must be GameCreated's. `bulk`: a relaxed commit for batch
@@ -206,7 +217,6 @@ class Archive {
   [[nodiscard]] tl::expected<Prepared, ImportFailure> prepare_file(const std::string& path,
                                                                    const ImportOptions& options) const;
   [[nodiscard]] Expected<void> put_blobs_of(const Prepared& p);
-  void after_import(core::GameId id, std::size_t events);
   std::string path_;
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<Cache> cache_;

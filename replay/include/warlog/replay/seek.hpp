@@ -1,24 +1,28 @@
 #pragma once
 // Seek: the state at any event of a stored game without refolding it from
-// the start. Snapshots of folded state are laid every N events (import,
-// `warlog snapshot`); a seek loads the nearest valid one at or before the
+// the start. Snapshots of folded state, laid every N events, live in the
+// reading user's own cache (store/snapshot_cache.hpp; Archive::snapshot_cache),
+// never in the store; a seek loads the nearest valid one at or before the
 // event and folds forward from it.
 //
-// A snapshot is a cache and is never trusted. One is used only if its bytes
-// decode and its header names this engine version, this game, its own seq,
-// the ruleset and catalog the seek folds under, and the hash chain through
-// its seq as the stored events give it now (so a snapshot outlives nothing
-// it was folded from). Anything else is discarded: the seek falls back to an
-// earlier snapshot or to the start, and on a writable store, folding under
-// the game's recorded ruleset and catalog, writes the snapshot back correct.
+// A snapshot is a cache and is never trusted. It is found only under the key
+// of everything it was folded from: the game's identity, its seq, the chain
+// value through that seq as the store gives it now (Reader::chain_through),
+// the ruleset and catalog content hashes and this engine version; its MAC
+// under the user's local key must hold (nobody without the key can write one
+// a seek uses: not a store from elsewhere, not a writer of the store); and
+// its bytes must decode with a header that names the same. Anything else is
+// discarded: the seek falls back to an earlier snapshot or to the start, and,
+// folding under the game's recorded ruleset and catalog, writes the
+// snapshot back correct (the cache is the user's, so read-only stores too).
+// A cache that cannot be opened or written leaves seeks exact, only slower.
 //
-// Snapshots are keyed by the ruleset's content hash (store/keys.hpp), so the
-// recorded ruleset gets them; a seek under an override ruleset or catalog
-// uses a snapshot only if one matching it exists, else folds from the start,
-// and never writes.
+// A seek under an override ruleset or catalog uses a snapshot only if one
+// made under it exists (`warlog snapshot` makes none), and never writes.
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -41,9 +45,9 @@ inline constexpr core::Seq kDefaultSnapshotEvery = 500;
 
 struct SeekOptions {
   AuditOptions overrides;  // fold under these instead of the recorded ruleset / catalog
-  // On a writable store, under the recorded ruleset and catalog: write back
-  // the stale snapshots a seek discarded, and lay one every `every` events
-  // along a fold longer than `every` (after an engine upgrade, say).
+  // Under the recorded ruleset and catalog: write back the stale snapshots a
+  // seek discarded, and lay one every `every` events along a fold longer
+  // than `every` (a game never snapshotted, or after an engine upgrade).
   bool repair = true;
   core::Seq every = kDefaultSnapshotEvery;
 };
@@ -55,9 +59,9 @@ struct SeekResult {
   // Where the fold started: the snapshot's seq, or nullopt for the start.
   std::optional<core::Seq> snapshot_seq;
   core::Seq folded = 0;        // events applied, the one at moment.seq included
-  std::size_t discarded = 0;   // snapshots passed over (stale or foreign)
+  std::size_t discarded = 0;   // snapshots passed over: a failed MAC, or bytes that disagree with their key
   std::size_t written = 0;     // snapshots written back by repair
-  std::optional<Error> repair_error;  // the seek stands; writing the cache failed
+  std::optional<Error> cache_error;  // the seek stands; the cache could not be opened, read or written
 };
 
 // Seeks in one game under one ruleset and catalog. A value over shared,
@@ -86,7 +90,11 @@ class Seeker {
   core::GameId game_ = 0;
   std::shared_ptr<const core::Catalog> catalog_;
   std::shared_ptr<const core::Ruleset> ruleset_;
-  std::optional<core::Digest> ruleset_digest_;  // none: the ruleset has no content hash, no snapshots
+  std::shared_ptr<store::SnapshotCache> cache_;  // null: none could be opened (cache_error_ says why)
+  std::optional<Error> cache_error_;
+  core::Digest identity_{};
+  std::optional<core::Digest> ruleset_digest_;  // none: no content hash, no snapshots
+  std::optional<core::Digest> catalog_digest_;
   bool recorded_ = false;
   bool repair_ = true;
   core::Seq every_ = kDefaultSnapshotEvery;
@@ -105,18 +113,62 @@ struct SnapshotBuild {
   std::size_t bytes = 0;        // their total size
   std::size_t largest = 0;      // the largest one
   std::size_t too_large = 0;    // states over events::kMaxSnapshotBytes, not written
+  bool cancelled = false;       // the progress callback said stop
 };
 
-// Folds the game once under its recorded ruleset and catalog and stores a
-// snapshot after every `every`-th event (seq every-1, 2*every-1, ...),
-// replacing the game's snapshots under that ruleset and any made by another
-// engine version. Memory stays bounded: snapshots are written in batches.
-// Errors: InvalidArgument for every == 0 or a read-only store; NotFound;
-// DataLoss as seek.
-[[nodiscard]] Expected<SnapshotBuild> build_snapshots(const Archive& archive, core::GameId game,
-                                                      core::Seq every = kDefaultSnapshotEvery);
+// Called now and then with (events folded, events in the game); return
+// false to stop the build (what was written stays: every snapshot is whole).
+using BuildProgress = std::function<bool(core::Seq done, core::Seq total)>;
 
-// Removes every snapshot of the game; returns how many.
+// Folds the game once under its recorded ruleset and catalog and caches a
+// snapshot after every `every`-th event (seq every-1, 2*every-1, ...),
+// replacing the game's snapshots under that ruleset and catalog and any
+// made by another engine version. Memory stays bounded: snapshots are
+// written in batches. Safe to call from a worker thread while other threads
+// seek (the viewer does). Errors: InvalidArgument for every == 0; NotFound;
+// DataLoss as seek; the cache's errors (it cannot be opened or written).
+[[nodiscard]] Expected<SnapshotBuild> build_snapshots(const Archive& archive, core::GameId game,
+                                                      core::Seq every = kDefaultSnapshotEvery,
+                                                      const BuildProgress& progress = {});
+
+// Whether the game, under its recorded ruleset and catalog, lacks the
+// snapshot a build every `every` events lays last (a game opened for the
+// first time here, events appended since, another engine version): the
+// viewer then builds them in the background. False for a game of `every`
+// events or fewer. Errors: NotFound; the cache's.
+[[nodiscard]] Expected<bool> needs_snapshots(const Archive& archive, core::GameId game,
+                                             core::Seq every = kDefaultSnapshotEvery);
+
+// Removes every cached snapshot of the game (every ruleset, catalog and
+// engine version); returns how many.
 [[nodiscard]] Expected<std::size_t> drop_snapshots(const Archive& archive, core::GameId game);
+
+// --- Checking snapshots (verify --snapshots) ---------------------------------------
+
+struct SnapshotCheck {
+  core::Seq seq = 0;
+  enum class Status : std::uint8_t {
+    Agrees,     // authentic, current, and equal to the fold at its seq
+    Mismatch,   // authentic and current, but not the fold's state: a seek would show it
+    Unusable,   // its MAC fails or its bytes do not decode: never used
+    Stale,      // folded from events since changed, or by another engine version: never used
+    Foreign,    // made under another ruleset or catalog: not checked
+  } status = Status::Agrees;
+  std::string detail;  // one line for a person
+};
+
+struct SnapshotReport {
+  core::GameId game = 0;
+  std::vector<SnapshotCheck> checks;  // by seq
+  std::size_t removed = 0;            // Mismatch and Unusable entries removed (when asked)
+  [[nodiscard]] std::size_t count(SnapshotCheck::Status s) const noexcept;
+};
+
+// Folds the game once under its recorded ruleset and catalog and compares
+// every cached snapshot of it with the fold. With `remove`, deletes the
+// Mismatch and Unusable ones (and says how many); Stale and Foreign ones are
+// left (a seek never uses them; a build replaces them). Errors: NotFound;
+// DataLoss as seek; the cache's.
+[[nodiscard]] Expected<SnapshotReport> check_snapshots(const Archive& archive, core::GameId game, bool remove);
 
 }  // namespace warlog::replay

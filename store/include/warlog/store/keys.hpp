@@ -8,8 +8,9 @@
 //   events       game u64 ‖ seq u64        (16 bytes)  packed Cap'n Proto event
 //   identity     game_identity(GameCreated) (32 bytes) game u64
 //   blobs        kind u8 ‖ BLAKE2b-256     (33 bytes)  the blob's bytes
-//   snapshots    game u64 ‖ seq u64 ‖ ruleset digest   packed Cap'n Proto snapshot
-//                ‖ engine version u32      (52 bytes)  (events/snapshot.hpp)
+//   snapshots    no longer read or written: snapshots live in the user's
+//                cache (snapshot_cache.hpp); format 1 stores may still hold
+//                old ones here, left alone until format 2's migrate drops them
 //   annotations  game u64 ‖ seq u64 ‖ n u32 (20 bytes)  packed Cap'n Proto annotation
 //                (disputes, rulings, signatures; annotations.hpp)
 //   meta         "format"                              u32 store format version
@@ -87,43 +88,6 @@ struct EventKeyParts {
 [[nodiscard]] inline std::optional<EventKeyParts> parse_event_key(std::string_view k) noexcept {
   if (k.size() != 16) return std::nullopt;
   return EventKeyParts{get_be64(k.data()), get_be64(k.data() + 8)};
-}
-
-// --- Snapshots -----------------------------------------------------------------
-// game ‖ seq ‖ ruleset digest (32) ‖ engine version: a game's snapshots sort by
-// seq, then ruleset, then version, so "the greatest seq <= N" is one cursor
-// positioning and a few steps back.
-using SnapshotKey = std::array<char, 52>;
-
-[[nodiscard]] inline SnapshotKey snapshot_key(core::GameId game, core::Seq seq, const core::Digest& ruleset,
-                                              std::uint32_t engine_version) noexcept {
-  SnapshotKey k{};
-  put_be64(k.data(), game);
-  put_be64(k.data() + 8, seq);
-  for (std::size_t i = 0; i < ruleset.size(); ++i) k[16 + i] = static_cast<char>(ruleset[i]);
-  for (int i = 3; i >= 0; --i) {
-    k[48 + static_cast<std::size_t>(i)] = static_cast<char>(engine_version & 0xFF);
-    engine_version >>= 8;
-  }
-  return k;
-}
-
-struct SnapshotKeyParts {
-  core::GameId game = 0;
-  core::Seq seq = 0;
-  core::Digest ruleset{};
-  std::uint32_t engine_version = 0;
-  friend bool operator==(const SnapshotKeyParts&, const SnapshotKeyParts&) = default;
-};
-// nullopt for a key that is not 52 bytes.
-[[nodiscard]] inline std::optional<SnapshotKeyParts> parse_snapshot_key(std::string_view k) noexcept {
-  if (k.size() != std::tuple_size_v<SnapshotKey>) return std::nullopt;
-  SnapshotKeyParts p;
-  p.game = get_be64(k.data());
-  p.seq = get_be64(k.data() + 8);
-  for (std::size_t i = 0; i < p.ruleset.size(); ++i) p.ruleset[i] = static_cast<std::uint8_t>(k[16 + i]);
-  for (std::size_t i = 48; i < 52; ++i) p.engine_version = p.engine_version << 8 | static_cast<unsigned char>(k[i]);
-  return p;
 }
 
 }  // namespace warlog::store

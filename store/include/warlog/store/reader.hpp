@@ -64,12 +64,6 @@ struct VerifyReport {
   [[nodiscard]] bool ok() const noexcept { return !broken.has_value(); }
 };
 
-// A stored snapshot: its seq and its bytes (a copy, valid after the Reader).
-struct StoredSnapshot {
-  core::Seq seq = 0;
-  std::string bytes;
-};
-
 // Return false to stop the scan early.
 using EventFn = std::function<bool(const core::Event&)>;
 // bytes point into the memory map: valid only during the call. Copy to keep.
@@ -127,15 +121,14 @@ class Reader {
   // The bytes stored by Store::put_blob. NotFound "no ruleset with hash H".
   [[nodiscard]] Expected<std::string> get_blob(BlobKind kind, const core::Digest& hash) const;
 
-  // --- Snapshots (store/src/snapshots.cpp) --------------------------------------
-  // The snapshot with the greatest seq <= `seq` stored under this ruleset
-  // digest and engine version, or nullopt. Bytes are returned as stored:
-  // whether they decode and fit is the caller's business (replay/seek.hpp).
-  [[nodiscard]] Expected<std::optional<StoredSnapshot>> nearest_snapshot(core::GameId game, core::Seq seq,
-                                                                         const core::Digest& ruleset_digest,
-                                                                         std::uint32_t engine_version) const;
-  // Every snapshot key of a game, in key order (seq, ruleset, version).
-  [[nodiscard]] Expected<std::vector<SnapshotKeyParts>> snapshot_keys(core::GameId game) const;
+  // --- The chain through an event (store/src/chain_through.cpp) ----------------
+  // The chain value after event `seq`: what a snapshot of the state after
+  // it is bound to (store/snapshot_cache.hpp), so that it cannot outlive an
+  // edit of the events it was folded from. Format 1: the prev_hash in the
+  // header of event seq + 1, or the game's head for its last event. Errors:
+  // NotFound for an unknown game or a seq at or past its event count;
+  // DataLoss for a missing or undecodable event.
+  [[nodiscard]] Expected<core::Digest> chain_through(core::GameId game, core::Seq seq) const;
 
   // --- Annotations (store/src/annotations.cpp; layout: annotations.hpp) -------
   // Every annotation of `game` (nullopt: of every game), in key order: by

@@ -116,30 +116,6 @@ class Store {
   // Storing the same bytes again is a no-op.
   [[nodiscard]] Expected<core::Digest> put_blob(BlobKind kind, std::string_view bytes);
 
-  // --- Snapshots (store/src/snapshots.cpp) --------------------------------------
-  // Snapshots are a cache beside the streams: writing them never touches an
-  // event, and losing them only makes seeks slower. Default durability is
-  // Relaxed for that reason.
-  //
-  // Stores each record under (game, record.seq, ruleset_digest,
-  // engine_version), replacing what was there, in one transaction. With
-  // `replace`, first removes the game's snapshots under this ruleset digest
-  // and every snapshot of the game made by another engine version (stale
-  // forever). Errors: NotFound for an unknown game; InvalidArgument for a seq
-  // at or past the game's event count, or a record over
-  // events::kMaxSnapshotBytes; as import_game for the map.
-  [[nodiscard]] Expected<void> put_snapshots(core::GameId game, const core::Digest& ruleset_digest,
-                                             std::uint32_t engine_version, std::span<const StoredSnapshot> records,
-                                             bool replace = false, Durability durability = Durability::Relaxed);
-  [[nodiscard]] Expected<void> put_snapshot(core::GameId game, core::Seq seq, const core::Digest& ruleset_digest,
-                                            std::uint32_t engine_version, std::string_view bytes,
-                                            Durability durability = Durability::Relaxed);
-  // Removes one snapshot; false when it was not there.
-  [[nodiscard]] Expected<bool> delete_snapshot(core::GameId game, core::Seq seq, const core::Digest& ruleset_digest,
-                                               std::uint32_t engine_version);
-  // Removes every snapshot of a game; returns how many.
-  [[nodiscard]] Expected<std::size_t> drop_snapshots(core::GameId game);
-
   // --- Annotations (store/src/annotations.cpp; layout: annotations.hpp) -------
   // Appends `a` under (game, seq, n) with the next free n at that event and
   // returns n. Append-only: nothing is ever rewritten. expected_next_n, when
