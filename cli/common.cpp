@@ -12,14 +12,15 @@ Expected<replay::Archive> open_archive(const Options& o, replay::Archive::Mode m
   return replay::Archive::open(o.store.empty() ? replay::default_store_path() : o.store, mode);
 }
 
-Expected<std::vector<core::GameId>> selected_games(const replay::Archive& a, const Options& o) {
+Expected<std::vector<core::GameId>> selected_games(const replay::Archive& a, const Options& o, bool orphans) {
   std::vector<core::GameId> ids;
   if (!o.games.empty()) {
     ids.assign(o.games.begin(), o.games.end());
   } else {
-    auto all = a.games();
+    // Ids from keys: a game whose record or first block is corrupt is still selected.
+    auto all = a.game_ids(orphans);
     if (!all) return tl::unexpected(all.error());
-    for (const auto& g : *all) ids.push_back(g.id);
+    ids = std::move(*all);
   }
   // A shard is only a game filter: --shard K/N keeps ids with id % N == K.
   if (o.shard_count > 0) {
@@ -49,12 +50,12 @@ Expected<void> parse_shard(Options& o) {
 
 }  // namespace
 
-Expected<Selection> open_selection(const Options& opts, replay::Archive::Mode mode) {
+Expected<Selection> open_selection(const Options& opts, replay::Archive::Mode mode, bool orphans) {
   Options o = opts;
   if (auto s = parse_shard(o); !s) return tl::unexpected(s.error());
   auto archive = open_archive(o, mode);
   if (!archive) return tl::unexpected(archive.error());
-  auto ids = selected_games(*archive, o);
+  auto ids = selected_games(*archive, o, orphans);
   if (!ids) return tl::unexpected(ids.error());
   return Selection{std::move(*archive), std::move(*ids)};
 }

@@ -69,11 +69,14 @@ int main(int argc, char** argv) {
                "Example: warlog rule-diff --candidate my_change.toml\n"
                "Exit 0 when no game changes, 1 when any does, 2 on error.");
 
-  CLI::App* verify = app.add_subcommand("verify", "Walk each game's hash chain and report the first broken link");
+  CLI::App* verify = app.add_subcommand("verify", "Check each game's blocks, chain and record and report the first broken link");
   add_store(verify);
   verify->add_option("--game", opts.games, "Game id(s) to verify (default: all)");
-  verify->footer("Checks each event's key and sequence, that its bytes decode, that its prev_hash chains to the\n"
-                 "event before, the head hash in the game's metadata and any signatures.\n"
+  verify->footer("Checks each game's record and identity, that its blocks follow each other and decode, each event's\n"
+                 "tag (names the first altered event), each block's chain hash (names the altered block), the count\n"
+                 "and head in the game record, the catalog and ruleset it names, and any signatures; events with no\n"
+                 "game record are reported as a broken game. A store whose every hash was recomputed is consistent:\n"
+                 "only a signature tells.\n"
                  "Exit 0 when every chain is intact, 1 when one is broken (the first broken link is named),\n"
                  "2 on error.");
 
@@ -90,15 +93,18 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "notation", "json", "capnp", "capnp-binary"}));
   exp->footer("notation imports again into another store (its [Catalog]/[Ruleset] tags hold the recorded\n"
               "content hashes, which that store must hold, or give --catalog/--ruleset files).\n"
-              "json: one event per line, every field. capnp: the stored packed messages as they were hashed;\n"
+              "json: one event per line, every field. capnp: the stored canonical messages, packed;\n"
               "  capnp convert packed:text events/schema/warlog.capnp Event < OUT\n"
-              "capnp-binary: the same, unpacked, for capnp convert binary:text.");
+              "capnp-binary: the same unpacked (a segment table, then the canonical bytes the chain covers),\n"
+              "  for capnp convert binary:text.");
 
   CLI::App* rules = app.add_subcommand("rules", "List every rule: id, citation, severity, basis, ruleset option");
   rules->add_option("--format", opts.format, "text or json")->check(CLI::IsMember({"text", "json"}));
   rules->footer("Every finding names one of these ids; its citation is the rules section it implements.\n"
                 "basis 'assumed' marks rules resting on an unpublished page (docs/rulings.md says how each was read);\n"
                 "the option is the ruleset TOML key that changes the rule.");
+
+  CLI::App* migrate = add_migrate(app, opts);
 
   GenerateArgs generate_args;
   CLI::App* generate = add_generate(app, opts, generate_args);
@@ -123,6 +129,7 @@ int main(int argc, char** argv) {
 
   try {
     if (*import) return run_import(opts);
+    if (*migrate) return run_migrate(opts);
     if (*audit) return run_audit(opts);
     if (*verify) return run_verify(opts);
     if (*list) return run_list(opts);

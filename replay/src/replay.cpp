@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <set>
@@ -57,11 +58,11 @@ Expected<std::string> blob(const store::Store& st, store::BlobKind kind, const s
   auto reader = st.reader();
   if (!reader) return tl::unexpected(reader.error());
   auto bytes = reader->get_blob(kind, *digest);
-  if (!bytes) {
-    return make_error(bytes.error().code == ErrorCode::NotFound ? ErrorCode::DataLoss : bytes.error().code,
-                      fmt::format("the {} {} the game was recorded under is missing from the store", what,
-                                  hex.substr(0, 12)));
+  if (!bytes && bytes.error().code == ErrorCode::NotFound) {
+    return make_error(ErrorCode::DataLoss, fmt::format("the {} {} the game was recorded under is missing from the store",
+                                                       what, hex.substr(0, 12)));
   }
+  if (!bytes) return tl::unexpected(bytes.error());  // "the ruleset blob H does not hash to its name"
   return bytes;
 }
 
@@ -213,10 +214,14 @@ tl::expected<ImportResult, ImportFailure> Archive::import_file(const std::string
   auto p = prepare_file(path, options);
   if (!p) return tl::unexpected(std::move(p.error()));
   if (auto ok = put_blobs_of(*p); !ok) return fail(ok.error());
-  auto id = store_->import_game(p->events);
+  const std::span<const core::Event> game(p->events);
+  auto ids = store_->import_games(std::span(&game, 1));
+  if (!ids) return fail(ids.error());
+  const auto& id = ids->front();
   if (!id) return fail(id.error());
-  after_import(*id, p->events.size());
-  return ImportResult{*id, p->events.size()};
+  if (id->already_stored) return ImportResult{id->id, p->events.size(), true};
+  after_import(id->id, p->events.size());
+  return ImportResult{id->id, p->events.size()};
 }
 
 std::vector<tl::expected<ImportResult, ImportFailure>> Archive::import_files(std::span<const std::string> paths,
@@ -256,8 +261,12 @@ std::vector<tl::expected<ImportResult, ImportFailure>> Archive::import_files(std
       out[slot[k]] = tl::unexpected(ImportFailure{id.error(), {}});
       continue;
     }
-    after_import(*id, ready[k].events.size());
-    out[slot[k]] = ImportResult{*id, ready[k].events.size()};
+    if (id->already_stored) {
+      out[slot[k]] = ImportResult{id->id, ready[k].events.size(), true};
+      continue;
+    }
+    after_import(id->id, ready[k].events.size());
+    out[slot[k]] = ImportResult{id->id, ready[k].events.size()};
   }
   return out;
 }
@@ -271,6 +280,18 @@ Expected<std::vector<GameSummary>> Archive::games() const {
   out.reserve(metas->size());
   for (const auto& m : *metas) out.push_back(summary_of(m));
   return out;
+}
+
+Expected<std::vector<core::GameId>> Archive::game_ids(bool orphans) const {
+  auto reader = store_->reader();
+  if (!reader) return tl::unexpected(reader.error());
+  auto ids = reader->game_ids();
+  if (!ids || !orphans) return ids;
+  auto lost = reader->orphan_games();
+  if (!lost) return tl::unexpected(lost.error());
+  ids->insert(ids->end(), lost->begin(), lost->end());
+  std::sort(ids->begin(), ids->end());
+  return ids;
 }
 
 Expected<GameSummary> Archive::game(core::GameId id) const {

@@ -80,12 +80,7 @@ Expected<SeekResult> Seeker::seek(core::Seq seq) const {
       // snapshot; under an override it is simply not ours, nor is any other
       // snapshot under this ruleset.
       if (h.catalog_hash != catalog_->hash()) return recorded_ ? Verdict::Stale : Verdict::Foreign;
-      Expected<core::Digest> chain = make_error(ErrorCode::DataLoss, "no event");
-      auto n = reader->scan_raw(game_, stored.seq, stored.seq + 1, [&](core::Seq, std::string_view bytes) {
-        chain = detail::chain_through(bytes);
-        return true;
-      });
-      if (!n) return tl::unexpected(n.error());
+      auto chain = detail::chain_through(*reader, game_, stored.seq);
       if (!chain) return tl::unexpected(chain.error());
       if (*chain != h.chain_hash) return Verdict::Stale;  // the events changed under it
       into.state = std::move(snap->state);
@@ -141,7 +136,7 @@ Expected<SeekResult> Seeker::seek(core::Seq seq) const {
       ++out.folded;
       const bool due = std::binary_search(stale.begin(), stale.end(), at) || (lay && (at + 1) % every_ == 0);
       if (repairing && at < target && due) {
-        auto bytes_out = detail::snapshot_of(state, game_, at, bytes, *catalog_, *ruleset_);
+        auto bytes_out = detail::snapshot_of(*reader, state, game_, at, *catalog_, *ruleset_);
         if (bytes_out && bytes_out->size() <= events::kMaxSnapshotBytes) {
           fresh.push_back(store::StoredSnapshot{at, std::move(*bytes_out)});
         }

@@ -65,7 +65,7 @@ Expected<SnapshotBuild> build_snapshots(const Archive& archive, core::GameId gam
         scratch.clear();
         core::apply(ctx, state, *ev, scratch);
         if ((at + 1) % every != 0) return true;
-        auto snap = detail::snapshot_of(state, game, at, bytes, **catalog, **ruleset);
+        auto snap = detail::snapshot_of(*reader, state, game, at, **catalog, **ruleset);
         if (!snap) {
           failed = tl::unexpected(snap.error());
           return false;

@@ -1,7 +1,7 @@
 #pragma once
 // Internal to replay: what seek and build_snapshots share. Both fold stored
-// bytes (scan_raw) rather than decoded events, because a snapshot records the
-// hash chain through its event, which needs the bytes.
+// bytes (scan_raw), which the reader has checked against the block chain; a
+// snapshot records the chain head through its event (Reader::head_at).
 
 #include <fmt/format.h>
 
@@ -12,6 +12,7 @@
 #include "warlog/core/hash.hpp"
 #include "warlog/events/codec.hpp"
 #include "warlog/events/snapshot.hpp"
+#include "warlog/store/reader.hpp"
 
 namespace warlog::replay::detail {
 
@@ -20,27 +21,26 @@ namespace warlog::replay::detail {
 [[nodiscard]] inline Expected<core::Event> decode_stored(core::GameId game, core::Seq seq, std::string_view bytes) {
   auto ev = events::decode_event(bytes);
   if (!ev) return make_error(ev.error().code, fmt::format("game {}, seq {}: {}", game, seq, ev.error().message));
-  if (ev->game != game || ev->seq != seq) {
-    return make_error(ErrorCode::DataLoss, fmt::format("game {}, seq {}: the stored header says game {}, seq {}; "
-                                                       "run verify",
-                                                       game, seq, ev->game, ev->seq));
+  if (ev->seq != seq) {
+    return make_error(ErrorCode::DataLoss,
+                      fmt::format("game {}, seq {}: the stored header says seq {}; run verify", game, seq, ev->seq));
   }
+  ev->game = game;
   return ev;
 }
 
-// The hash chain through a stored event: BLAKE2b(its prev_hash ‖ its bytes),
-// what the next event's prev_hash (or the game's head) holds.
-[[nodiscard]] inline Expected<core::Digest> chain_through(std::string_view bytes) {
-  auto h = events::decode_header(bytes);
-  if (!h) return tl::unexpected(h.error());
-  return core::chain_hash(h->prev_hash, bytes);
+// The event chain head through a stored event (the head of the game's first
+// seq + 1 events): what a snapshot after it is bound to.
+[[nodiscard]] inline Expected<core::Digest> chain_through(const store::Reader& reader, core::GameId game,
+                                                          core::Seq seq) {
+  return reader.head_at(game, seq + 1);
 }
 
-// A snapshot of `state` after the stored event (seq, bytes), folded under ctx.
-[[nodiscard]] inline Expected<std::string> snapshot_of(const core::GameState& state, core::GameId game,
-                                                       core::Seq seq, std::string_view bytes,
+// A snapshot of `state` after the stored event at seq, folded under ctx.
+[[nodiscard]] inline Expected<std::string> snapshot_of(const store::Reader& reader, const core::GameState& state,
+                                                       core::GameId game, core::Seq seq,
                                                        const core::Catalog& catalog, const core::Ruleset& ruleset) {
-  auto chain = chain_through(bytes);
+  auto chain = chain_through(reader, game, seq);
   if (!chain) return tl::unexpected(chain.error());
   events::SnapshotHeader h;
   h.engine_version = core::kEngineVersion;

@@ -342,18 +342,19 @@ TEST_F(StaleSnapshot, AllSnapshotsStaleFallsBackToTheStart) {
 }
 
 TEST_F(StaleSnapshot, AnEditedEventInvalidatesTheSnapshotsFoldedThroughIt) {
-  // Rewrite the event at kSnap (another Troop of the same card count drawn,
-  // header untouched): the snapshot at kSnap no longer matches the chain and
-  // the seek folds the stream as it now is, like audit does.
+  // Rewrite the event at kSnap (header untouched) and every hash after it,
+  // as a consistent forger would: the snapshot at kSnap no longer matches
+  // the chain head through it and the seek folds the stream as it now is,
+  // like audit does.
   const std::filesystem::path path = dir_.store();
-  store::test::edit_raw(path, store::kDbEvents, [&](MDB_txn* txn, MDB_dbi dbi) {
-    const std::string old = store::test::raw_event(txn, dbi, id_, kSnap);
-    auto header = events::decode_header(old);
-    ASSERT_TRUE(header);
-    core::Event ev = *events::decode_event(old);
-    ev.payload = core::CardsDiscarded{{"No Such Card"}};
-    store::test::put_raw(txn, dbi, store::view(store::event_key(id_, kSnap)), events::encode_event(ev, header->prev_hash));
-  });
+  store::test::forge_event(
+      path, id_, kSnap,
+      [](std::string& bytes) {
+        core::Event ev = *events::decode_event(bytes);
+        ev.payload = core::CardsDiscarded{{"No Such Card"}};
+        bytes = events::encode_event(ev);
+      },
+      store::test::Forge::Consistent);
   Archive archive = open_rw(dir_);
   const Reference edited = fold_all(archive, id_);
   ASSERT_FALSE(edited.after[kSeek] == ref_.after[kSeek]) << "the edit must change the state";

@@ -82,6 +82,7 @@ struct ImportOptions {
 struct ImportResult {
   core::GameId id = 0;
   std::size_t events = 0;
+  bool already_imported = false;  // the identical game was stored as `id` before; nothing written
 };
 
 // Import failed because the notation has errors: every error, nothing written.
@@ -134,6 +135,9 @@ class Archive {
 
   // Every game in id order.
   [[nodiscard]] Expected<std::vector<GameSummary>> games() const;
+  // Every game id in order, from the record keys alone; with orphans, also
+  // the ids of events stored with no record (verify reports those broken).
+  [[nodiscard]] Expected<std::vector<core::GameId>> game_ids(bool orphans = false) const;
   // Errors: NotFound "game N does not exist".
   [[nodiscard]] Expected<GameSummary> game(core::GameId id) const;
 
