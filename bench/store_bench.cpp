@@ -64,13 +64,11 @@ std::shared_ptr<const ImportData> import_data(std::size_t games) {
   d->games = generate_games(load_inputs(), 1, games);
   for (std::size_t g = 0; g < d->games.size(); ++g) {
     d->spans.emplace_back(d->games[g]);
-    core::Digest head{};
     for (std::size_t s = 0; s < d->games[g].size(); ++s) {
       core::Event ev = d->games[g][s];
       ev.game = g + 1;
       ev.seq = s;
-      std::string bytes = events::encode_event(ev, head);
-      head = core::chain_hash(head, bytes);
+      std::string bytes = events::encode_event(ev);
       d->encoded.emplace_back(store::event_key(ev.game, ev.seq), std::move(bytes));
     }
     d->events += d->games[g].size();

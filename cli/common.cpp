@@ -12,14 +12,13 @@ Expected<replay::Archive> open_archive(const Options& o, replay::Archive::Mode m
   return replay::Archive::open(o.store.empty() ? replay::default_store_path() : o.store, mode);
 }
 
-Expected<std::vector<core::GameId>> selected_games(const replay::Archive& a, const Options& o) {
+Expected<std::vector<core::GameId>> selected_games(const replay::Archive& a, const Options& o, bool orphans) {
   std::vector<core::GameId> ids;
   if (!o.games.empty()) {
     ids.assign(o.games.begin(), o.games.end());
   } else {
-    // From the keys: a game whose record does not decode is still selected,
-    // and the verb reports it alone.
-    auto all = a.game_ids();
+    // Ids from keys: a game whose record or first block is corrupt is still selected.
+    auto all = a.game_ids(orphans);
     if (!all) return tl::unexpected(all.error());
     ids = std::move(*all);
   }
@@ -46,12 +45,14 @@ Expected<void> parse_shard(Options& o) {
   return {};
 }
 
-Expected<Selection> open_selection(const Options& opts, replay::Archive::Mode mode) {
+}  // namespace
+
+Expected<Selection> open_selection(const Options& opts, replay::Archive::Mode mode, bool orphans) {
   Options o = opts;
   if (auto s = parse_shard(o); !s) return tl::unexpected(s.error());
   auto archive = open_archive(o, mode);
   if (!archive) return tl::unexpected(archive.error());
-  auto ids = selected_games(*archive, o);
+  auto ids = selected_games(*archive, o, orphans);
   if (!ids) return tl::unexpected(ids.error());
   return Selection{std::move(*archive), std::move(*ids)};
 }

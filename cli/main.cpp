@@ -80,13 +80,16 @@ int main(int argc, char** argv) {
                "Example: warlog rule-diff --candidate my_change.toml\n"
                "Exit 0 when no game changes, 1 when any does, 2 on error.");
 
-  CLI::App* verify = app.add_subcommand("verify", "Walk each game's hash chain and report the first broken link");
+  CLI::App* verify = app.add_subcommand("verify", "Check each game's blocks, chain and record and report the first broken link");
   add_store(verify);
   verify->add_option("--game", opts.games, "Game id(s) to verify (default: all)");
   verify->add_flag("--snapshots", opts.snapshots,
                    "Also fold each game and compare every snapshot of it in your cache with the fold");
-  verify->footer("Checks each event's key and sequence, that its bytes decode, that its prev_hash chains to the\n"
-                 "event before, the head hash in the game's metadata and any signatures.\n"
+  verify->footer("Checks each game's record and identity, that its blocks follow each other and decode, each event's\n"
+                 "tag (names the first altered event), each block's chain hash (names the altered block), the count\n"
+                 "and head in the game record, the catalog and ruleset it names, and any signatures; events with no\n"
+                 "game record are reported as a broken game. A store whose every hash was recomputed is consistent:\n"
+                 "only a signature tells.\n"
                  "--snapshots: one line per cached snapshot that is not simply right (and a count of those that\n"
                  "are): a state that DIFFERS from the fold (a seek would show it: only someone with your local\n"
                  "key can write one) or one that is unusable (a failed MAC, undecodable) is removed, and the\n"
@@ -111,9 +114,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "notation", "json", "capnp", "capnp-binary"}));
   exp->footer("notation imports again into another store (its [Catalog]/[Ruleset] tags hold the recorded\n"
               "content hashes, which that store must hold, or give --catalog/--ruleset files).\n"
-              "json: one event per line, every field. capnp: the stored packed messages as they were hashed;\n"
+              "json: one event per line, every field. capnp: the stored canonical messages, packed;\n"
               "  capnp convert packed:text events/schema/warlog.capnp Event < OUT\n"
-              "capnp-binary: the same, unpacked, for capnp convert binary:text.");
+              "capnp-binary: the same unpacked (a segment table, then the canonical bytes the chain covers),\n"
+              "  for capnp convert binary:text.");
 
   CLI::App* rules = app.add_subcommand("rules", "List every rule: id, citation, severity, basis, ruleset option");
   rules->add_option("ids", opts.rule_ids, "Show only these rules (a renamed rule's old id names it too)");
@@ -126,6 +130,8 @@ int main(int argc, char** argv) {
                 "The option is the ruleset TOML key that changes the rule. Ids are never reused: a renamed\n"
                 "rule lists its old ids ('formerly'), and an old id still names it here, in --expect and --cite.\n"
                 "An unknown id is an error (exit 2).");
+
+  CLI::App* migrate = add_migrate(app, opts);
 
   GenerateArgs generate_args;
   CLI::App* generate = add_generate(app, opts, generate_args);
@@ -152,6 +158,7 @@ int main(int argc, char** argv) {
 
   try {
     if (*import) return run_import(opts);
+    if (*migrate) return run_migrate(opts);
     if (*audit) return run_audit(opts);
     if (*verify) return run_verify(opts);
     if (*list) return run_list(opts);

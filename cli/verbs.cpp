@@ -56,6 +56,10 @@ int run_import(const Options& o) {
         }
         continue;
       }
+      if (r->already_imported) {
+        fmt::print("{} is already imported as game {} ({} events): nothing written\n", file, r->id, r->events);
+        continue;
+      }
       fmt::print("imported {} as game {} ({} events)\n", file, r->id, r->events);
     }
   }
@@ -89,6 +93,9 @@ void verify_snapshots(const Archive& archive, core::GameId id, replay::Outbox& b
 
 int run_verify(const Options& o) {
   VerbJob job;
+  // With orphans: events stored under an id with no game record (a deleted
+  // record) are a game too, reported broken.
+  job.select = [o](const Archive& archive) { return selected_games(archive, o, /*orphans=*/true); };
   job.run = [snapshots = o.snapshots](const Archive& archive, core::GameId id, replay::Outbox& box) {
     auto v = archive.verify(id);
     if (!v) return put_error(box, v.error());
@@ -99,6 +106,9 @@ int run_verify(const Options& o) {
                                   v->detail));
       put_exit(box, kExitViolations);
     }
+    auto migrated = migrated_line(archive, id);
+    if (!migrated) return;  // no readable record (an orphan, a corrupt one): no signatures to check
+    if (*migrated) put_stdout(box, fmt::format("  {}\n", **migrated));
     // One more line per signature (replay/signatures.hpp): valid, stale or INVALID.
     auto signatures = replay::check_signatures(archive, id);
     if (!signatures && !v->ok) return;  // the damage named above (the game's record) stops it too
@@ -132,6 +142,7 @@ int run_list(const Options& o) {
     }
     box.put(kPiece, fmt::format("{:>5}  {:<10}  {:>6}  {:<40}  {}\n", g->id, g->date, g->events, g->title,
                                 replay::seats_line(*g)));
+    if (auto m = migrated_line(archive, id); m && *m) box.put(kPiece, fmt::format("{:>5}  {}\n", "", **m));
   };
   // The header comes with the first game (or at the end): a store that
   // cannot be opened prints only its error line, as before.

@@ -42,6 +42,10 @@ int run_rules(const Options& o);
 int run_export(const Options& o);
 int run_rule_diff(const Options& o);
 
+// warlog migrate (cli/migrate.cpp): registers the verb and runs it.
+CLI::App* add_migrate(CLI::App& app, Options& o);
+int run_migrate(const Options& o);
+
 // warlog generate (cli/generate.cpp): registers the verb and runs it.
 struct GenerateArgs {
   std::uint64_t games = 1;

@@ -99,11 +99,7 @@ std::vector<std::string> seeds(std::string_view target) {
   std::vector<std::string> out;
   if (target == "event") {
     for (const auto& game : s.games) {
-      core::Digest prev{};
-      for (const auto& ev : game) {
-        out.push_back(events::encode_event(ev, prev));
-        prev = core::chain_hash(prev, out.back());
-      }
+      for (const auto& ev : game) out.push_back(events::encode_event(ev));
     }
   } else if (target == "notation") {
     out = s.game_texts;

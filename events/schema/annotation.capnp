@@ -68,11 +68,22 @@ struct GameSigned {
   signedAt @5 :Text;
 }
 
+# Appended by `warlog migrate` to each game it converted from store format 1
+# (docs/architecture.md › "Store format 2" › 7), at the game's last event.
+struct Migrated {
+  format1Head @0 :Data;          # 32 bytes: format 1's chain hash of the last event
+  eventCount @1 :UInt64;
+  signerKeys @2 :List(Data);     # 32-byte Ed25519 keys of the format-1 signatures valid at format1Head
+  signers @3 :List(Text);        # their self-declared names, same order
+  migratedAt @4 :Int64;          # ms since the Unix epoch UTC
+}
+
 struct Annotation {
   union {
     disputeRaised @0 :DisputeRaised;
     disputeRuled @1 :DisputeRuled;
     gameSigned @2 :GameSigned;
-    # Next free ordinal: @3.
+    migrated @3 :Migrated;
+    # Next free ordinal: @4.
   }
 }

@@ -97,12 +97,14 @@ struct PaidItem {  # a Troop by space, or a Gambit in play by name (space absent
 
 # Readable on its own: the store and `verify` decode only this.
 struct Header {
-  game @0 :UInt64;
+  game @0 :UInt64;      # format 1 only; format 2 leaves it 0 (a local id is not part of a game)
   seq @1 :UInt64;       # 0-based position in the game's stream
   turn @2 :UInt16;      # 0 during Setup
   phase @3 :Phase;
   seat @4 :UInt8 = 255; # the acting seat; 255 (kNoSeat) for table-wide events
-  prevHash @5 :Data;    # 32 bytes: the previous event's chain hash; zeros for seq 0
+  obsoletePrevHash @5 :Data;  # format 1's chain link (32 bytes); format 2 never writes it
+  recordedAt @6 :Int64; # ms since the Unix epoch UTC when recorded; 0 = not recorded.
+                        # Chained (inside the canonical bytes), never read by the fold.
 }
 
 struct Event {
@@ -158,6 +160,7 @@ struct GameCreated {
   territories @5 :List(PlacedTerritory);
   cols @6 :Int8 = 5;        # battlefield size
   rows @7 :Int8 = 4;
+  gameUuid @8 :Data;        # 16 random bytes for a game created live; empty when imported
 }
 
 # Setup: a seat's Army Deck, and the Claw Empire's Orders Deck beside it.

@@ -92,6 +92,16 @@ struct Writer {
     o.setSignature(data_of(s.signature));
     o.setSignedAt(s.signed_at);
   }
+  void operator()(const core::Migrated& m) const {
+    auto o = b.initMigrated();
+    o.setFormat1Head(data_of(m.format1_head));
+    o.setEventCount(m.event_count);
+    auto keys = o.initSignerKeys(static_cast<unsigned>(m.signer_keys.size()));
+    for (unsigned i = 0; i < keys.size(); ++i) keys.set(i, data_of(m.signer_keys[i]));
+    auto names = o.initSigners(static_cast<unsigned>(m.signers.size()));
+    for (unsigned i = 0; i < names.size(); ++i) names.set(i, m.signers[i]);
+    o.setMigratedAt(m.migrated_at);
+  }
 };
 
 // --- Reading ------------------------------------------------------------------
@@ -149,6 +159,19 @@ core::Annotation read(ca::Annotation::Reader r) {
       out.head = fixed<32>(s.getHead(), "gameSigned.head");
       out.signature = fixed<64>(s.getSignature(), "gameSigned.signature");
       out.signed_at = text(s.getSignedAt());
+      return out;
+    }
+    case ca::Annotation::MIGRATED: {
+      auto m = r.getMigrated();
+      core::Migrated out;
+      out.format1_head = fixed<32>(m.getFormat1Head(), "migrated.format1Head");
+      out.event_count = m.getEventCount();
+      for (auto k : m.getSignerKeys()) out.signer_keys.push_back(fixed<32>(k, "migrated.signerKeys"));
+      for (auto n : m.getSigners()) out.signers.push_back(text(n));
+      if (out.signers.size() != out.signer_keys.size()) {
+        throw DecodeFailure{ErrorCode::DataLoss, "migrated: signers and signerKeys differ in length"};
+      }
+      out.migrated_at = m.getMigratedAt();
       return out;
     }
   }

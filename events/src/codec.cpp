@@ -1,25 +1,21 @@
-// The byte boundary: packed Cap'n Proto messages in, core values out. Every
-// exception Cap'n Proto or the readers throw for bad input stops here and
-// becomes an Error; none reaches the store or the fold.
+// The byte boundary of format 2: canonical Cap'n Proto messages in, core
+// values out. Every exception Cap'n Proto or the readers throw for bad input
+// stops here and becomes an Error; none reaches the store or the fold.
 
 #include "warlog/events/codec.hpp"
 
 #include <algorithm>
 #include <array>
-#include <bit>
-#include <memory>
 #include <cstdint>
 #include <cstring>
-#include <optional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 
 #include <capnp/message.h>
-#include <capnp/serialize-packed.h>
 #include <capnp/serialize.h>
 #include <kj/exception.h>
-#include <kj/io.h>
 
 #include "bounds.hpp"
 #include "convert.hpp"
@@ -32,25 +28,21 @@ namespace cs = detail::cs;
 
 // Cap'n Proto's guards against hostile input, sized for our events.
 //
-// traversalLimitInWords: packed bytes can claim far more than they hold (a
-// zero run packs 256 words into 2 bytes), so the limit is what bounds the
-// memory and work of a decode: PackedMessageReader checks the segment table
-// against it before allocating, and every pointer followed is charged to it.
-// A decode reads the message twice (check_whole_message's walk, then the
-// readers), so it is charged about twice the unpacked size. Legal events
-// unpack to under three times their packed size (the worst measured: long
-// lists of empty names or invalid spaces, 2.9x; typical ones 1.5x), so the
-// largest legal event (kMaxEventBytes packed) costs at most ~6x
-// kMaxEventBytes of words read; eight times leaves a third more
-// (tests: CodecSize.EventsNearTheLimitDecode) and still refuses bombs: a
-// decode never unpacks more than 512 KiB.
+// traversalLimitInWords: canonical bytes are the message's words as they
+// are, so a value cannot claim more than it holds; the limit still bounds a
+// decode's work, because every pointer followed is charged to it (a list of
+// empty structs, or two pointers at one target, is read more than once). A
+// decode reads the message three times (check_whole_message's walk, the
+// canonical-form check, then the readers), so a legal event costs about
+// three times its size in words; four times kMaxEventBytes leaves room for
+// all three and refuses amplification.
 //
 // nestingLimit: the deepest legal path is five pointers (Event > payload >
 // CombatResolved.defenders > DefenderSplit.strikes > Strike.target), so 8
 // leaves three levels for the schema to grow while check_whole_message
 // refuses anything deeper, known fields or not (tests: CodecHostile.
 // DeeplyNestedMessageIsRefused, CodecTest round trips of every payload).
-constexpr std::uint64_t kTraversalLimitWords = kMaxEventBytes / sizeof(capnp::word) * 8;
+constexpr std::uint64_t kTraversalLimitWords = kMaxEventBytes / sizeof(capnp::word) * 4;
 constexpr int kNestingLimit = 8;
 
 capnp::ReaderOptions reader_options() {
@@ -60,33 +52,18 @@ capnp::ReaderOptions reader_options() {
   return options;
 }
 
-// The header without prev_hash: what an event needs (decode_event). The
-// chain is verify's business (decode_header), and reading the hash was a
-// tenth of an audit (callgrind).
-Header read_position(cs::Event::Reader ev) {
-  // A null header pointer would read as game 0, seq 0: plausible and wrong.
+Header read_header(cs::Event::Reader ev) {
+  // A null header pointer would read as seq 0: plausible and wrong.
   if (!ev.hasHeader()) {
     throw detail::DecodeFailure{ErrorCode::DataLoss, "event has no header"};
   }
   const auto h = ev.getHeader();
   Header out;
-  out.game = h.getGame();
   out.seq = h.getSeq();
   out.turn = h.getTurn();
   out.phase = detail::from_schema(h.getPhase(), "header.phase");
   out.seat = h.getSeat();
-  return out;
-}
-
-Header read_header(cs::Event::Reader ev) {
-  Header out = read_position(ev);
-  const auto prev = ev.getHeader().getPrevHash();
-  if (prev.size() != out.prev_hash.size()) {
-    throw detail::DecodeFailure{ErrorCode::DataLoss,
-                                "event header's prev_hash is " + std::to_string(prev.size()) +
-                                    " bytes, expected " + std::to_string(out.prev_hash.size())};
-  }
-  std::copy(prev.begin(), prev.end(), out.prev_hash.begin());
+  out.recorded_at_ms = h.getRecordedAt();
   return out;
 }
 
@@ -98,91 +75,22 @@ std::string one_line(kj::StringPtr s) {
   return out;
 }
 
-// Unpacks Cap'n Proto's packed encoding (encoding spec › Packing): per
-// word a tag byte whose bit i says byte i follows (else it is zero); tag
-// 0x00 is followed by a count of further zero words, tag 0xFF by its 8 bytes
-// and a count of further words copied as they are. Returns the words
-// written, or nullopt when the input ends inside a word or would unpack past
-// `capacity` words. Hand-written rather than capnp::_::PackedInputStream:
-// that stream, plus computeUnpackedSizeInWords to size its buffer, cost
-// 1,600 instructions per stored event, 40% of an audit (callgrind).
-std::optional<std::size_t> unpack(std::string_view packed, std::uint64_t* out, std::size_t capacity) {
-  const auto* p = reinterpret_cast<const unsigned char*>(packed.data());
-  const auto* const end = p + packed.size();
-  auto* o = reinterpret_cast<unsigned char*>(out);
-  std::size_t words = 0;
-  while (p < end) {
-    if (words == capacity) return std::nullopt;
-    const unsigned tag = *p++;
-    unsigned char* w = o + words * 8;
-    ++words;
-    if (tag == 0x00 || tag == 0xFF) {
-      const std::size_t literal = tag == 0xFF ? 8 : 0;
-      if (static_cast<std::size_t>(end - p) < literal + 1) return std::nullopt;
-      if (literal != 0) std::memcpy(w, p, 8); else std::memset(w, 0, 8);
-      p += literal;
-      const std::size_t run = *p++;
-      if (run > capacity - words) return std::nullopt;
-      if (literal != 0) {
-        if (static_cast<std::size_t>(end - p) < run * 8) return std::nullopt;
-        std::memcpy(o + words * 8, p, run * 8);
-        p += run * 8;
-      } else {
-        std::memset(o + words * 8, 0, run * 8);
-      }
-      words += run;
-      continue;
-    }
-    if (end - p < 8 && end - p < std::popcount(tag)) return std::nullopt;
-    for (unsigned i = 0; i < 8; ++i) w[i] = (tag >> i & 1u) != 0 ? *p++ : 0;
+// The words of `bytes`: the bytes themselves when word-aligned (a block body
+// read in place), else a copy in the thread's reused buffer. LMDB values are
+// only 2-byte aligned, and the u32 length before each event in a block body
+// leaves every other event 4 bytes off a word.
+kj::ArrayPtr<const capnp::word> words_of(std::string_view bytes) {
+  const std::size_t n = bytes.size() / sizeof(capnp::word);
+  if (reinterpret_cast<std::uintptr_t>(bytes.data()) % alignof(capnp::word) == 0) {
+    return kj::arrayPtr(reinterpret_cast<const capnp::word*>(bytes.data()), n);
   }
-  return words;
+  thread_local const std::unique_ptr<capnp::word[]> buffer(new capnp::word[kMaxEventBytes / sizeof(capnp::word)]);
+  std::memcpy(buffer.get(), bytes.data(), bytes.size());
+  return kj::arrayPtr(buffer.get(), n);
 }
 
-// The reference reader: PackedMessageReader unpacks into memory it owns and
-// checks the segment table against the traversal limit before allocating.
-// Used for whatever the fast path below cannot take, so that a bad value
-// gets the same error either way.
-template <class Read>
-auto read_packed_stream(std::string_view bytes, Read& read)
-    -> Expected<decltype(read(std::declval<cs::Event::Reader>()))> {
-  kj::ArrayInputStream in(kj::arrayPtr(reinterpret_cast<const kj::byte*>(bytes.data()), bytes.size()));
-  auto value = [&] {
-    capnp::PackedMessageReader message(in, reader_options());
-    detail::check_whole_message(message);
-    return read(message.getRoot<cs::Event>());
-    // Segments after the first are read lazily; the destructor consumes
-    // any left unread (and throws if they are missing), so the check for
-    // trailing bytes below sees the true end of the message.
-  }();
-  // A stored value is exactly one message: bytes beyond it mean the value
-  // is not what was hashed and written.
-  if (const auto rest = in.tryGetReadBuffer().size(); rest != 0) {
-    return make_error(ErrorCode::DataLoss, std::to_string(rest) + " trailing bytes after the event message (" +
-                                               std::to_string(bytes.size()) + " bytes)");
-  }
-  return value;
-}
-
-// The fast path for well-formed values: unpack into the thread's reused
-// buffer and read in place (FlatArrayMessageReader), with no allocation.
-// nullopt sends the value to read_packed_stream: it unpacks past the limit,
-// does not unpack, or is not exactly one message.
-template <class Read>
-auto read_unpacked(std::string_view bytes, Read& read)
-    -> std::optional<decltype(read(std::declval<cs::Event::Reader>()))> {
-  // The thread's buffer, as large as the traversal limit allows a message.
-  thread_local const std::unique_ptr<std::uint64_t[]> buffer(new std::uint64_t[kTraversalLimitWords]);
-  const auto words = unpack(bytes, buffer.get(), kTraversalLimitWords);
-  if (!words || *words == 0) return std::nullopt;
-  const auto message_words = kj::arrayPtr(reinterpret_cast<const capnp::word*>(buffer.get()), *words);
-  capnp::FlatArrayMessageReader message(message_words, reader_options());
-  if (message.getEnd() != message_words.end()) return std::nullopt;
-  detail::check_whole_message(message);
-  return read(message.getRoot<cs::Event>());
-}
-
-// Runs `read` on the message in `bytes` and turns every failure into an Error.
+// Runs `read` on the canonical message in `bytes` and turns every failure
+// into an Error.
 template <class Read>
 auto guarded(std::string_view bytes, Read&& read)
     -> Expected<decltype(read(std::declval<cs::Event::Reader>()))> {
@@ -194,13 +102,26 @@ auto guarded(std::string_view bytes, Read&& read)
                                                " bytes is too large: the limit is " +
                                                std::to_string(kMaxEventBytes) + " bytes");
   }
+  if (bytes.size() % sizeof(capnp::word) != 0) {
+    return make_error(ErrorCode::DataLoss, "event of " + std::to_string(bytes.size()) +
+                                               " bytes is not a whole number of 8-byte words");
+  }
   try {
-    try {
-      if (auto value = read_unpacked(bytes, read)) return std::move(*value);
-    } catch (const kj::Exception&) {
-      // Not well formed: the reference reader names what is wrong.
+    const auto words = words_of(bytes);
+    const kj::ArrayPtr<const capnp::word> segments[1] = {words};
+    capnp::SegmentArrayMessageReader message(kj::arrayPtr(segments, 1), reader_options());
+    detail::check_whole_message(message);
+    // The chain is defined over canonical bytes, and canonical form ends at
+    // the last object: trailing words, padding, a far pointer or a
+    // reordered layout were not written by warlog (and would hash as
+    // another event while decoding as this one).
+    if (!message.isCanonical()) {
+      throw detail::DecodeFailure{ErrorCode::DataLoss,
+                                  "the event bytes (" + std::to_string(bytes.size()) +
+                                      ") are not one canonical message (trailing bytes, padding or a "
+                                      "non-canonical layout)"};
     }
-    return read_packed_stream(bytes, read);
+    return read(message.getRoot<cs::Event>());
   } catch (const detail::DecodeFailure& f) {
     return make_error(f.code, f.message);
   } catch (const kj::Exception& e) {
@@ -210,39 +131,11 @@ auto guarded(std::string_view bytes, Read&& read)
   }
 }
 
-// A BufferedOutputStream appending to a std::string: the packed message is
-// written once, into the string that is returned.
-class StringOutput final : public kj::BufferedOutputStream {
- public:
-  explicit StringOutput(std::size_t capacity) { out_.resize(std::max<std::size_t>(capacity, 64)); }
-  kj::ArrayPtr<kj::byte> getWriteBuffer() override {
-    if (out_.size() - used_ < 16) out_.resize(out_.size() * 2);
-    return kj::arrayPtr(reinterpret_cast<kj::byte*>(out_.data()) + used_, out_.size() - used_);
-  }
-  void write(const void* buffer, std::size_t size) override {
-    if (buffer != out_.data() + used_) {  // not written into getWriteBuffer()'s space
-      if (out_.size() - used_ < size) out_.resize(std::max(out_.size() * 2, used_ + size));
-      std::memcpy(out_.data() + used_, buffer, size);
-    }
-    used_ += size;
-  }
-  std::string take() && {
-    out_.resize(used_);
-    return std::move(out_);
-  }
-
- private:
-  std::string out_;
-  std::size_t used_ = 0;
-};
-
 }  // namespace
 
-std::string encode_event(const core::Event& ev, const core::Digest& prev_hash) {
-  return encode_event(ev, ev.game, ev.seq, prev_hash);
-}
+std::string encode_event(const core::Event& ev) { return encode_event(ev, ev.seq); }
 
-std::string encode_event(const core::Event& ev, core::GameId game, core::Seq seq, const core::Digest& prev_hash) {
+std::string encode_event(const core::Event& ev, core::Seq seq) {
   // The first segment lives in zeroed thread-local scratch that the builder
   // zeroes again as it goes: without it each event cost a calloc of 8 KiB,
   // a third of a batched import (callgrind).
@@ -250,28 +143,25 @@ std::string encode_event(const core::Event& ev, core::GameId game, core::Seq seq
   capnp::MallocMessageBuilder message(kj::arrayPtr(scratch.data(), scratch.size()));
   auto root = message.initRoot<cs::Event>();
   auto h = root.initHeader();
-  h.setGame(game);
-  h.setSeq(seq);
+  h.setSeq(seq);  // game stays 0: a local id is not part of a game
   h.setTurn(ev.turn);
   h.setPhase(detail::to_schema(ev.phase));
   h.setSeat(ev.seat);
-  h.setPrevHash(capnp::Data::Reader(prev_hash.data(), prev_hash.size()));
+  h.setRecordedAt(ev.recorded_at_ms);
   detail::write_payload(root.getPayload(), ev.payload);
-
-  StringOutput out(capnp::computeSerializedSizeInWords(message) * sizeof(capnp::word) + 16);
-  capnp::writePackedMessage(out, message);
-  return std::move(out).take();
+  const auto canonical = capnp::canonicalize(root.asReader());
+  return std::string(reinterpret_cast<const char*>(canonical.begin()), canonical.asBytes().size());
 }
 
 Expected<core::Event> decode_event(std::string_view bytes) {
   return guarded(bytes, [](cs::Event::Reader ev) {
-    const Header h = read_position(ev);
+    const Header h = read_header(ev);
     core::Event out;
-    out.game = h.game;
     out.seq = h.seq;
     out.turn = h.turn;
     out.phase = h.phase;
     out.seat = h.seat;
+    out.recorded_at_ms = h.recorded_at_ms;
     out.payload = detail::read_payload(ev.getPayload());
     return out;
   });

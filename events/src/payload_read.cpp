@@ -77,6 +77,8 @@ core::GameCreated read(cs::GameCreated::Reader r) {
   }
   p.cols = r.getCols();
   p.rows = r.getRows();
+  const auto uuid = r.getGameUuid();
+  p.game_uuid.assign(reinterpret_cast<const char*>(uuid.begin()), uuid.size());
   return p;
 }
 

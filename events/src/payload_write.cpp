@@ -85,6 +85,9 @@ void put(Union u, const core::GameCreated& p) {
   }
   b.setCols(p.cols);
   b.setRows(p.rows);
+  if (!p.game_uuid.empty()) {
+    b.setGameUuid(capnp::Data::Reader(reinterpret_cast<const kj::byte*>(p.game_uuid.data()), p.game_uuid.size()));
+  }
 }
 
 void put(Union u, const core::ArmyRegistered& p) {

@@ -97,6 +97,27 @@ std::vector<PaidItem> items_from(const json& j) {
 json move_json(const TroopMoved& m) { return {{"from", space_json(m.from)}, {"to", space_json(m.to)}}; }
 TroopMoved move_from(const json& j) { return {space_from(j.at("from")), space_from(j.at("to"))}; }
 
+std::string hex_of(std::string_view bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out.push_back(kHex[c >> 4]);
+    out.push_back(kHex[c & 0xF]);
+  }
+  return out;
+}
+std::string bytes_of_hex(std::string_view hex) {
+  auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    throw BadField{"game_uuid is not lowercase hex"};
+  };
+  if (hex.size() % 2 != 0) throw BadField{"game_uuid is not whole bytes of hex"};
+  std::string out;
+  for (std::size_t i = 0; i < hex.size(); i += 2) out.push_back(static_cast<char>(nibble(hex[i]) << 4 | nibble(hex[i + 1])));
+  return out;
+}
+
 // --- Payloads -> JSON -------------------------------------------------------------
 struct ToJson {
   json operator()(const GameCreated& p) const {
@@ -104,9 +125,11 @@ struct ToJson {
     for (const auto& s : p.seats) seats.push_back({{"player", s.player}, {"allegiance", to_string(s.allegiance)}});
     json territories = json::array();
     for (const auto& t : p.territories) territories.push_back({{"card", t.card}, {"space", space_json(t.space)}});
-    return {{"title", p.title},         {"date", p.date},   {"ruleset_hash", p.ruleset_hash},
-            {"catalog_hash", p.catalog_hash}, {"seats", seats}, {"territories", territories},
-            {"cols", p.cols},           {"rows", p.rows}};
+    json out = {{"title", p.title},         {"date", p.date},   {"ruleset_hash", p.ruleset_hash},
+                {"catalog_hash", p.catalog_hash}, {"seats", seats}, {"territories", territories},
+                {"cols", p.cols},           {"rows", p.rows}};
+    if (!p.game_uuid.empty()) out["game_uuid"] = hex_of(p.game_uuid);  // set live only
+    return out;
   }
   json operator()(const ArmyRegistered& p) const {
     return {{"seat", seat_json(p.seat)}, {"army", counts_json(p.army)}, {"orders", counts_json(p.orders)}};
@@ -174,6 +197,7 @@ void read(const json& j, GameCreated& p) {
   for (const auto& t : j.at("territories")) p.territories.push_back({t.at("card").get<std::string>(), space_from(t.at("space"))});
   p.cols = j.at("cols").get<std::int8_t>();
   p.rows = j.at("rows").get<std::int8_t>();
+  if (j.contains("game_uuid")) p.game_uuid = bytes_of_hex(j.at("game_uuid").get<std::string>());
 }
 void read(const json& j, ArmyRegistered& p) {
   p.seat = seat_from(j.at("seat"));
@@ -251,13 +275,15 @@ bool read_payload(std::string_view type, const json& j, Payload& out, std::index
 }  // namespace
 
 json event_json(const Event& ev) {
-  return {{"game", ev.game},
-          {"seq", ev.seq},
-          {"turn", ev.turn},
-          {"phase", to_string(ev.phase)},
-          {"seat", seat_json(ev.seat)},
-          {"type", payload_name(ev.payload)},
-          {"payload", std::visit(ToJson{}, ev.payload)}};
+  json out = {{"game", ev.game},
+              {"seq", ev.seq},
+              {"turn", ev.turn},
+              {"phase", to_string(ev.phase)},
+              {"seat", seat_json(ev.seat)},
+              {"type", payload_name(ev.payload)},
+              {"payload", std::visit(ToJson{}, ev.payload)}};
+  if (ev.recorded_at_ms != 0) out["recorded_at_ms"] = ev.recorded_at_ms;  // 0: not recorded
+  return out;
 }
 
 Expected<Event> event_from_json(const json& j) {
@@ -271,6 +297,7 @@ Expected<Event> event_from_json(const json& j) {
     if (!phase) throw BadField{"phase '" + phase_name + "' is unknown"};
     ev.phase = *phase;
     ev.seat = seat_from(j.at("seat"));
+    if (j.contains("recorded_at_ms")) ev.recorded_at_ms = j.at("recorded_at_ms").get<std::int64_t>();
     const auto type = j.at("type").get<std::string>();
     if (!read_payload(type, j.at("payload"), ev.payload, std::make_index_sequence<std::variant_size_v<Payload>>{})) {
       throw BadField{"type '" + type + "' is not an event this warlog knows"};

@@ -28,22 +28,16 @@ Expected<ExportStats> export_game(const Archive& archive, core::GameId id, Expor
     std::string line;
     switch (format) {
       case ExportFormat::CapnpPacked:
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        stats.bytes_written += bytes.size();
-        return true;
-      case ExportFormat::CapnpBinary: {
-        auto unpacked = events::unpack_message(bytes);
-        if (!unpacked) return fail(seq, unpacked.error());
-        line = std::move(*unpacked);
+        line = events::packed(bytes);
         break;
-      }
+      case ExportFormat::CapnpBinary:
+        line = events::framed(bytes);
+        break;
       case ExportFormat::JsonLines: {
         auto ev = events::decode_event(bytes);
         if (!ev) return fail(seq, ev.error());
-        auto header = events::decode_header(bytes);
-        if (!header) return fail(seq, header.error());
+        ev->game = id;
         nlohmann::json j = event_json(*ev);
-        j["prev_hash"] = core::to_hex(header->prev_hash);
         // Invalid UTF-8 in a stored string must not abort the export.
         line = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
         break;

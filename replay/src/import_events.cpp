@@ -76,7 +76,7 @@ Expected<std::vector<Expected<ImportResult>>> Archive::import_events_batch(
   for (std::size_t k = 0; k < accepted.size(); ++k) {
     const auto& id = (*ids)[k];
     if (id) {
-      out[slot[k]] = ImportResult{*id, accepted[k].size()};
+      out[slot[k]] = ImportResult{id->id, accepted[k].size(), id->already_stored};
     } else {
       out[slot[k]] = tl::unexpected(id.error());
     }

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <set>
@@ -58,11 +60,11 @@ Expected<std::string> blob(const store::Store& st, store::BlobKind kind, const s
   auto reader = st.reader();
   if (!reader) return tl::unexpected(reader.error());
   auto bytes = reader->get_blob(kind, *digest);
-  if (!bytes) {
-    return make_error(bytes.error().code == ErrorCode::NotFound ? ErrorCode::DataLoss : bytes.error().code,
-                      fmt::format("the {} {} the game was recorded under is missing from the store", what,
-                                  hex.substr(0, 12)));
+  if (!bytes && bytes.error().code == ErrorCode::NotFound) {
+    return make_error(ErrorCode::DataLoss, fmt::format("the {} {} the game was recorded under is missing from the store",
+                                                       what, hex.substr(0, 12)));
   }
+  if (!bytes) return tl::unexpected(bytes.error());  // "the ruleset blob H does not hash to its name"
   return bytes;
 }
 
@@ -247,9 +249,13 @@ tl::expected<ImportResult, ImportFailure> Archive::import_file(const std::string
   auto p = prepare_file(path, options);
   if (!p) return tl::unexpected(std::move(p.error()));
   if (auto ok = put_blobs_of(*p); !ok) return fail(ok.error());
-  auto id = store_->import_game(p->events);
+  const std::span<const core::Event> game(p->events);
+  auto ids = store_->import_games(std::span(&game, 1));
+  if (!ids) return fail(ids.error());
+  const auto& id = ids->front();
   if (!id) return fail(id.error());
-  return ImportResult{*id, p->events.size()};
+  if (id->already_stored) return ImportResult{id->id, p->events.size(), true};
+  return ImportResult{id->id, p->events.size()};
 }
 
 std::vector<tl::expected<ImportResult, ImportFailure>> Archive::import_files(std::span<const std::string> paths,
@@ -289,7 +295,11 @@ std::vector<tl::expected<ImportResult, ImportFailure>> Archive::import_files(std
       out[slot[k]] = tl::unexpected(ImportFailure{id.error(), {}});
       continue;
     }
-    out[slot[k]] = ImportResult{*id, ready[k].events.size()};
+    if (id->already_stored) {
+      out[slot[k]] = ImportResult{id->id, ready[k].events.size(), true};
+      continue;
+    }
+    out[slot[k]] = ImportResult{id->id, ready[k].events.size()};
   }
   return out;
 }
@@ -305,12 +315,16 @@ Expected<std::vector<GameSummary>> Archive::games() const {
   return out;
 }
 
-Expected<std::vector<core::GameId>> Archive::game_ids() const {
+Expected<std::vector<core::GameId>> Archive::game_ids(bool orphans) const {
   auto reader = store_->reader();
   if (!reader) return tl::unexpected(reader.error());
-  return reader->game_ids();
-}
-
+  auto ids = reader->game_ids();
+  if (!ids || !orphans) return ids;
+  auto lost = reader->orphan_games();
+  if (!lost) return tl::unexpected(lost.error());
+  ids->insert(ids->end(), lost->begin(), lost->end());
+  std::sort(ids->begin(), ids->end());
+  return ids;
 Expected<std::vector<Expected<GameSummary>>> Archive::game_list() const {
   auto reader = store_->reader();
   if (!reader) return tl::unexpected(reader.error());

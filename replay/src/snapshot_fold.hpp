@@ -23,11 +23,11 @@ namespace warlog::replay::detail {
 [[nodiscard]] inline Expected<core::Event> decode_stored(core::GameId game, core::Seq seq, std::string_view bytes) {
   auto ev = events::decode_event(bytes);
   if (!ev) return make_error(ev.error().code, fmt::format("game {}, seq {}: {}", game, seq, ev.error().message));
-  if (ev->game != game || ev->seq != seq) {
-    return make_error(ErrorCode::DataLoss, fmt::format("game {}, seq {}: the stored header says game {}, seq {}; "
-                                                       "run verify",
-                                                       game, seq, ev->game, ev->seq));
+  if (ev->seq != seq) {
+    return make_error(ErrorCode::DataLoss,
+                      fmt::format("game {}, seq {}: the stored header says seq {}; run verify", game, seq, ev->seq));
   }
+  ev->game = game;
   return ev;
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "shared.hpp"
+#include "block.hpp"
 #include "warlog/events/codec.hpp"
 #include "warlog/store/keys.hpp"
 
@@ -82,17 +83,28 @@ Expected<std::vector<GameMeta>> Reader::games() const {
 }
 
 Expected<GameMeta> Reader::game(core::GameId id) const {
+  auto m = record(id);
+  if (!m) return m;
+  auto created = first_event(*m);
+  if (!created) return tl::unexpected(created.error());
+  const auto& g = std::get<core::GameCreated>(created->payload);
+  m->title = g.title;
+  m->date = g.date;
+  m->ruleset_hash = g.ruleset_hash;
+  m->catalog_hash = g.catalog_hash;
+  m->seats = g.seats;
+  return m;
+}
+
+Expected<GameMeta> Reader::record(core::GameId id) const {
   const Shared& s = *shared_;
   const auto key = game_key(id);
   auto raw = lmdb::get(txn_, s.dbi.games, view(key));
-  if (!raw) return detail::fail(s, "reading game metadata", raw.error());
+  if (!raw) return detail::fail(s, "reading the game record", raw.error());
   if (!*raw) return make_error(ErrorCode::NotFound, fmt::format("game {} does not exist", id));
   auto m = decode_game_meta(**raw);
   if (!m) return make_error(m.error().code, fmt::format("game {}: {}", id, m.error().message));
-  if (m->id != id) {
-    return make_error(ErrorCode::DataLoss,
-                      fmt::format("game {}: the metadata names game {}", id, m->id));
-  }
+  m->id = id;
   return m;
 }
 
@@ -119,12 +131,13 @@ class PagesBehind {
   PagesBehind& operator=(const PagesBehind&) = delete;
   ~PagesBehind() { release(); }
 
-  void read(std::string_view bytes) noexcept {
+  void read(std::string_view bytes, core::Seq events) noexcept {
     if (!enabled_ || bytes.empty()) return;
     const auto at = reinterpret_cast<std::uintptr_t>(bytes.data());
     lo_ = std::min(lo_, at);
     hi_ = std::max(hi_, at + bytes.size());
-    if (++count_ >= kReleaseEvery) release();
+    count_ += events;
+    if (count_ >= kReleaseEvery) release();
   }
 
   void release() noexcept {
@@ -146,36 +159,174 @@ class PagesBehind {
   core::Seq count_ = 0;
 };
 
-// Walks keys (game, from)..(game, to) with a cursor, checking that each seq is
-// the next one, and calls fn(seq, bytes) -> Expected<bool continue>. A walk
-// of more than kReleaseEvery events gives its pages back as it goes.
+std::string block_range(core::Seq first, std::uint16_t n) {
+  return n <= 1 ? fmt::format("seq {}", first) : fmt::format("seq {}..{}", first, first + n - 1);
+}
+
+Error chain_break(core::GameId game, core::Seq first, std::uint16_t n, std::string_view why = {}) {
+  return Error{ErrorCode::DataLoss, fmt::format("game {}: the chain breaks in the block at {}{}: run verify", game,
+                                                block_range(first, n), why)};
+}
+
+// One block as the walk gives it: its first seq, the parsed value, its body
+// in aligned memory, and S before it.
+struct WalkedBlock {
+  core::Seq first = 0;
+  const detail::BlockView* view = nullptr;
+  std::string_view body;  // aligned copy of view->body
+  core::Digest prev{};
+};
+
+// Reads block `first` of `game` by key. nullopt when absent.
+Expected<std::optional<detail::BlockView>> get_block(const Shared& s, MDB_txn* txn, core::GameId game,
+                                                     core::Seq first) {
+  const auto key = event_key(game, first);
+  auto raw = lmdb::get(txn, s.dbi.events, view(key));
+  if (!raw) return detail::fail(s, "reading a block", raw.error());
+  if (!*raw) return std::optional<detail::BlockView>{};
+  auto b = detail::parse_block(**raw, first);
+  if (!b) return make_error(b.error().code, fmt::format("game {}: {}; run verify", game, b.error().message));
+  return std::optional<detail::BlockView>{*b};
+}
+
+// Walks the blocks of m's game holding seqs from..to-1 with a cursor,
+// recomputing S of each from the one before (from the stored S of the block
+// before the first one read, or S(-1)) and comparing it with the stored S,
+// and the last block's with the record's head, before calls
+// fn(const WalkedBlock&) -> Expected<bool continue>. A walk of more than
+// kReleaseEvery events gives its pages back as it goes.
 template <class Fn>
-Expected<core::Seq> walk(const Shared& s, MDB_txn* txn, core::GameId game, core::Seq from,
-                         core::Seq to, Fn&& fn) {
-  if (from >= to) return core::Seq{0};
+Expected<void> walk_blocks(const Shared& s, MDB_txn* txn, const GameMeta& m, core::Seq from, core::Seq to, Fn&& fn) {
+  to = std::min(to, m.event_count);
+  if (from >= to) return {};
+  const core::GameId game = m.id;
+  core::Seq first = detail::segment_first(from);
+  core::Digest prev = detail::chain_start();
+  if (first > 0) {
+    const core::Seq before = detail::segment_first(first - 1);
+    auto b = get_block(s, txn, game, before);
+    if (!b) return tl::unexpected(b.error());
+    if (!*b) {
+      return make_error(ErrorCode::DataLoss,
+                        fmt::format("game {}: the block at seq {} is missing; run verify", game, before));
+    }
+    prev = (*b)->s;
+  }
   auto cursor = lmdb::Cursor::open(txn, s.dbi.events);
   if (!cursor) return detail::fail(s, "opening an events cursor", cursor.error());
-  const auto start = event_key(game, from);
-  core::Seq expected = from;
-  core::Seq given = 0;
+  thread_local detail::AlignedBody aligned;
   PagesBehind behind(to - from > kReleaseEvery);
-  for (auto e = cursor->get(MDB_SET_RANGE, view(start)); expected < to; e = cursor->get(MDB_NEXT)) {
+  const auto start = event_key(game, first);
+  for (auto e = cursor->get(MDB_SET_RANGE, view(start)); first < to; e = cursor->get(MDB_NEXT)) {
     if (!e) return detail::fail(s, "reading events", e.error());
     const auto parts = *e ? parse_event_key(cursor->key()) : std::nullopt;
-    if (!parts || parts->game != game || parts->seq != expected) {
+    if (!parts || parts->game != game || parts->seq != first) {
       return make_error(ErrorCode::DataLoss,
-                        fmt::format("game {}, seq {}: the event is missing (the metadata counts "
-                                    "{} events); run verify",
-                                    game, expected, to));
+                        fmt::format("game {}: the block at seq {} is missing (the record counts {} events); "
+                                    "run verify",
+                                    game, first, m.event_count));
     }
-    const std::string_view bytes = cursor->value();
-    auto more = fn(expected, bytes);
-    behind.read(bytes);
+    const std::string_view value = cursor->value();
+    auto b = detail::parse_block(value, first);
+    if (!b) return make_error(b.error().code, fmt::format("game {}: {}; run verify", game, b.error().message));
+    const core::Seq end = first + b->n;
+    const bool last = end >= m.event_count;
+    if (end > m.event_count || (!last && end != detail::segment_end(first))) {
+      return make_error(ErrorCode::DataLoss,
+                        fmt::format("game {}: the block at {} holds {} events, which its place in a stream of {} "
+                                    "does not allow; run verify",
+                                    game, block_range(first, b->n), b->n, m.event_count));
+    }
+    WalkedBlock w{first, &*b, aligned.assign(b->body), prev};
+    const core::Digest at = core::chain_hash(prev, w.body);
+    if (at != b->s) return tl::unexpected(chain_break(game, first, b->n));
+    if (last && at != m.head) {
+      return tl::unexpected(chain_break(game, first, b->n, " (it does not end at the game record's head)"));
+    }
+    auto more = fn(w);
+    behind.read(value, b->n);
     if (!more) return tl::unexpected(more.error());
-    ++given;
-    ++expected;
     if (!*more) break;
+    prev = at;
+    first = end;
   }
+  return {};
+}
+
+// Calls fn(seq, canonical bytes) -> Expected<bool> for each event of a
+// walked block within from..to-1; false from fn is kept in *stop.
+template <class Fn>
+Expected<bool> each_event(core::GameId game, const WalkedBlock& w, core::Seq from, core::Seq to, Fn&& fn) {
+  detail::BodyReader body(w.body);
+  core::Seq seq = w.first;
+  for (;; ++seq) {
+    auto next = body.next();
+    if (!next) {
+      return make_error(ErrorCode::DataLoss, fmt::format("game {}: the block at {}: {}; run verify", game,
+                                                         block_range(w.first, w.view->n), next.error().message));
+    }
+    if (!*next) break;
+    if (seq == w.first + w.view->n) {
+      return make_error(ErrorCode::DataLoss,
+                        fmt::format("game {}: the block at {} holds more events than its {}; run verify", game,
+                                    block_range(w.first, w.view->n), w.view->n));
+    }
+    if (seq < from || seq >= to) continue;
+    auto more = fn(seq, **next);
+    if (!more) return more;
+    if (!*more) return false;
+  }
+  if (seq != w.first + w.view->n) {
+    return make_error(ErrorCode::DataLoss,
+                      fmt::format("game {}: the block at {} counts {} events but its body holds another number; "
+                                  "run verify",
+                                  game, block_range(w.first, w.view->n), w.view->n));
+  }
+  return true;
+}
+
+}  // namespace
+
+Expected<core::Event> Reader::first_event(const GameMeta& m) const {
+  const Shared& s = *shared_;
+  auto b = get_block(s, txn_, m.id, 0);
+  if (!b) return tl::unexpected(b.error());
+  if (!*b) return make_error(ErrorCode::DataLoss, fmt::format("game {}: block 0 (GameCreated) is missing; run verify", m.id));
+  thread_local detail::AlignedBody aligned;
+  const auto body = aligned.assign((*b)->body);
+  if (core::chain_hash(detail::chain_start(), body) != (*b)->s) return tl::unexpected(chain_break(m.id, 0, 1));
+  detail::BodyReader in(body);
+  auto bytes = in.next();
+  if (!bytes || !*bytes) return make_error(ErrorCode::DataLoss, fmt::format("game {}: block 0 holds no event; run verify", m.id));
+  if (game_identity(**bytes) != m.identity) {
+    return make_error(ErrorCode::DataLoss,
+                      fmt::format("game {}: event 0 does not hash to the identity in the game record; run verify", m.id));
+  }
+  auto ev = events::decode_event(**bytes);
+  if (!ev) return make_error(ev.error().code, fmt::format("game {}, seq 0: {}", m.id, ev.error().message));
+  if (!std::holds_alternative<core::GameCreated>(ev->payload)) {
+    return make_error(ErrorCode::DataLoss, fmt::format("game {}: event 0 is not GameCreated; run verify", m.id));
+  }
+  ev->game = m.id;
+  return ev;
+}
+
+namespace {
+
+// scan and scan_raw: fn(seq, canonical bytes) -> Expected<bool continue>.
+template <class Fn>
+Expected<core::Seq> scan_bytes(const Shared& s, MDB_txn* txn, const GameMeta& m, core::Seq from, core::Seq to,
+                               Fn&& fn) {
+  core::Seq given = 0;
+  auto walked = walk_blocks(s, txn, m, from, to, [&](const WalkedBlock& w) -> Expected<bool> {
+    auto more = each_event(m.id, w, from, to, [&](core::Seq seq, std::string_view bytes) -> Expected<bool> {
+      auto r = fn(seq, bytes);
+      if (r) ++given;
+      return r;
+    });
+    return more;
+  });
+  if (!walked) return tl::unexpected(walked.error());
   return given;
 }
 
@@ -183,34 +334,52 @@ Expected<core::Seq> walk(const Shared& s, MDB_txn* txn, core::GameId game, core:
 
 Expected<core::Seq> Reader::scan(core::GameId game, core::Seq from_seq, core::Seq to_seq,
                                  const EventFn& fn) const {
-  auto m = this->game(game);
+  auto m = record(game);
   if (!m) return tl::unexpected(m.error());
-  const core::Seq to = std::min(to_seq, m->event_count);
-  return walk(*shared_, txn_, game, from_seq, to,
-              [&](core::Seq seq, std::string_view bytes) -> Expected<bool> {
-                auto ev = events::decode_event(bytes);
-                if (!ev) {
-                  return make_error(ev.error().code, fmt::format("game {}, seq {}: {}", game, seq,
-                                                                 ev.error().message));
-                }
-                if (ev->game != game || ev->seq != seq) {
-                  return make_error(ErrorCode::DataLoss,
-                                    fmt::format("game {}, seq {}: the stored header says game {}, "
-                                                "seq {}; run verify",
-                                                game, seq, ev->game, ev->seq));
-                }
-                return fn(*ev);
-              });
+  return scan_bytes(*shared_, txn_, *m, from_seq, to_seq, [&](core::Seq seq, std::string_view bytes) -> Expected<bool> {
+    auto ev = events::decode_event(bytes);
+    if (!ev) {
+      return make_error(ev.error().code, fmt::format("game {}, seq {}: {}", game, seq, ev.error().message));
+    }
+    if (ev->seq != seq) {
+      return make_error(ErrorCode::DataLoss,
+                        fmt::format("game {}, seq {}: the stored header says seq {}; run verify", game, seq, ev->seq));
+    }
+    ev->game = game;
+    return fn(*ev);
+  });
 }
 
 Expected<core::Seq> Reader::scan_raw(core::GameId game, core::Seq from_seq, core::Seq to_seq,
                                      const RawEventFn& fn) const {
-  auto m = this->game(game);
+  auto m = record(game);
   if (!m) return tl::unexpected(m.error());
-  const core::Seq to = std::min(to_seq, m->event_count);
-  return walk(
-      *shared_, txn_, game, from_seq, to,
-      [&](core::Seq seq, std::string_view bytes) -> Expected<bool> { return fn(seq, bytes); });
+  return scan_bytes(*shared_, txn_, *m, from_seq, to_seq,
+                    [&](core::Seq seq, std::string_view bytes) -> Expected<bool> { return fn(seq, bytes); });
+}
+
+Expected<core::Digest> Reader::head_at(core::GameId game, core::Seq count) const {
+  auto m = record(game);
+  if (!m) return tl::unexpected(m.error());
+  if (count == 0 || count > m->event_count) {
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("game {} has {} events: there is no head after {}", game, m->event_count, count));
+  }
+  core::Digest head{};
+  auto walked = walk_blocks(*shared_, txn_, *m, count - 1, count, [&](const WalkedBlock& w) -> Expected<bool> {
+    // S over the block's events before `count`: a prefix of its body.
+    std::size_t used = 0;
+    detail::BodyReader body(w.body);
+    for (core::Seq seq = w.first; seq < count; ++seq) {
+      auto next = body.next();
+      if (!next || !*next) return make_error(ErrorCode::DataLoss, fmt::format("game {}: the block at seq {} is short; run verify", game, w.first));
+      used = static_cast<std::size_t>((*next)->data() + (*next)->size() - w.body.data());
+    }
+    head = core::chain_hash(w.prev, w.body.substr(0, used));
+    return false;
+  });
+  if (!walked) return tl::unexpected(walked.error());
+  return head;
 }
 
 // --- Blobs ----------------------------------------------------------------------------
@@ -224,6 +393,13 @@ Expected<std::string> Reader::get_blob(BlobKind kind, const core::Digest& hash) 
         ErrorCode::NotFound,
         fmt::format("no {} with hash {} in the store",
                     kind == BlobKind::Catalog ? "catalog" : "ruleset", core::to_hex(hash)));
+  }
+  // Re-hashed on every read: a blob is named by its hash, and a catalog or
+  // ruleset altered in place would otherwise fold every game under it wrongly.
+  if (core::blake2b(**raw) != hash) {
+    return make_error(ErrorCode::DataLoss,
+                      fmt::format("the {} blob {} does not hash to its name (altered in the store); run verify",
+                                  kind == BlobKind::Catalog ? "catalog" : "ruleset", core::to_hex(hash).substr(0, 16)));
   }
   return std::string(**raw);
 }

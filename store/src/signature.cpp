@@ -220,16 +220,20 @@ Expected<std::vector<SignatureCheck>> check_signatures(const Reader& reader, cor
   }
   if (out.empty()) return out;
 
-  // One pass over the stored bytes, chaining from seq 0 as the store did.
-  core::Digest running{};
-  core::Seq hashed = 0;  // events chained before the stream ended or broke
-  auto scanned = reader.scan_raw(game, 0, head_at.rbegin()->first, [&](core::Seq, std::string_view bytes) {
-    running = core::chain_hash(running, bytes);
-    ++hashed;
-    if (auto it = head_at.find(hashed); it != head_at.end()) it->second = running;
-    return true;
-  });
-  const std::string damage = scanned ? std::string{} : scanned.error().message;
+  // The head at each signed count, recomputed by the reader from the stored
+  // blocks (each checked against the chain as it is read).
+  core::Seq hashed = 0;  // the largest count whose head could be read
+  std::string damage;
+  for (auto& [count, head] : head_at) {
+    if (count == 0 || count > meta->event_count) continue;
+    auto h = reader.head_at(game, count);
+    if (!h) {
+      damage = h.error().message;
+      break;
+    }
+    head = *h;
+    hashed = count;
+  }
 
   for (SignatureCheck& c : out) {
     const core::GameSigned& s = c.signature();

@@ -153,6 +153,10 @@ Expected<void> check_format(const Shared& s, MDB_txn* txn, MDB_dbi meta) {
                                   "upgrade warlog to open it",
                                   s.path.string(), format, kFormatVersion));
   }
+  if (format < kFormatVersion && format > 0) {
+    return make_error(ErrorCode::Unsupported,
+                      fmt::format("store {} has format {}: run `warlog migrate`", s.path.string(), format));
+  }
   if (format == 0) {
     return make_error(ErrorCode::DataLoss,
                       fmt::format("store {}: format version 0 is invalid", s.path.string()));

@@ -4,6 +4,7 @@
 #include <variant>
 #include <vector>
 
+#include "block.hpp"
 #include "shared.hpp"
 #include "warlog/events/codec.hpp"
 #include "warlog/store/game_meta.hpp"
@@ -36,70 +37,103 @@ Expected<core::GameId> last_game_id(WriteTxn& w) {
   return get_be64(cursor->key().data());
 }
 
-// Encodes events as seq first_seq.. of game, chaining from *head (advanced
-// to the last one's hash). Nothing is written: an over-size event fails here,
-// before any put, so a caller can skip a game without undoing half of it.
+// Encodes events canonically as seq first_seq.. Nothing is written: an
+// over-size event fails here, before any put, so a caller can skip a game
+// without undoing half of it.
 Expected<std::vector<std::string>> encode_events(core::GameId game, core::Seq first_seq,
-                                                 std::span<const core::Event> events, core::Digest& head) {
+                                                 std::span<const core::Event> events) {
   std::vector<std::string> out;
   out.reserve(events.size());
   core::Seq seq = first_seq;
   for (const auto& ev : events) {
-    std::string bytes = events::encode_event(ev, game, seq, head);
+    std::string bytes = events::encode_event(ev, seq);
     if (bytes.size() > events::kMaxEventBytes) {
       return make_error(ErrorCode::ResourceExhausted,
                         fmt::format("game {}, seq {}: the event encodes to {} bytes, over the "
                                     "limit of {}; nothing was written",
                                     game, seq, bytes.size(), events::kMaxEventBytes));
     }
-    head = core::chain_hash(head, bytes);
     out.push_back(std::move(bytes));
     ++seq;
   }
   return out;
 }
 
-// Writes encoded events as seq first_seq.. of game. MDB_APPEND when the keys
-// are known to sort after every stored key.
-Expected<void> put_events(WriteTxn& w, core::GameId game, core::Seq first_seq,
-                          const std::vector<std::string>& encoded, bool append) {
+// Lays encoded events as seqs first_seq.. into blocks, continuing `tail` (the
+// open tail's builder, empty when the next seq starts a segment), and puts
+// each block: the tail first (replacing the stored one), the others new.
+// Returns the head: S of the last block.
+Expected<core::Digest> put_blocks(WriteTxn& w, core::GameId game, core::Seq first_seq,
+                                  const std::vector<std::string>& encoded, detail::BlockBuilder tail,
+                                  core::Seq tail_first, bool append) {
   core::Seq seq = first_seq;
-  for (const auto& bytes : encoded) {
-    const auto key = event_key(game, seq);
-    auto put = w.put(w.s.dbi.events, view(key), bytes, append ? MDB_APPEND : MDB_NOOVERWRITE,
-                     "writing an event");
+  core::Digest head = tail.prev;
+  std::size_t i = 0;
+  while (i < encoded.size()) {
+    if (tail.n == 0) tail_first = seq;
+    const core::Seq end = detail::segment_end(tail_first);
+    for (; i < encoded.size() && seq < end; ++i, ++seq) tail.add(seq, encoded[i]);
+    const bool replacing = tail_first < first_seq;  // the open tail, already stored
+    const auto key = event_key(game, tail_first);
+    const unsigned flags = replacing ? 0u : (append ? MDB_APPEND : MDB_NOOVERWRITE);
+    auto put = w.put(w.s.dbi.events, view(key), tail.value(), flags, "writing a block");
     if (!put) return tl::unexpected(put.error());
     if (!*put) {
       return make_error(ErrorCode::DataLoss,
-                        fmt::format("game {}, seq {} is already stored although the game's "
-                                    "metadata does not count it; run verify",
-                                    game, seq));
+                        fmt::format("game {}: a block at seq {} is already stored although the game record "
+                                    "does not count it; run verify",
+                                    game, tail_first));
     }
-    ++seq;
+    head = tail.s();
+    detail::BlockBuilder next;
+    next.prev = head;
+    tail = std::move(next);
   }
-  return {};
+  return head;
 }
 
-// The chain hash of the game's last stored event, recomputed from its bytes,
-// must equal the metadata's head: nothing is chained onto a broken link.
-Expected<void> check_head(WriteTxn& w, const GameMeta& m) {
-  if (m.event_count == 0) return {};
-  const core::Seq last = m.event_count - 1;
+// The open tail of m's game, checked: S recomputed from the block before
+// must equal its stored S and the record's head (nothing is chained onto a
+// broken link). An empty builder (prev = the head) when the last segment is
+// full. Sets *first to the tail's first seq.
+Expected<detail::BlockBuilder> open_tail(WriteTxn& w, const GameMeta& m, core::Seq& first) {
   auto broken = [&](std::string_view why) {
-    return make_error(
-        ErrorCode::DataLoss,
-        fmt::format("game {}, seq {}: {}; nothing appended, run verify", m.id, last, why));
+    return make_error(ErrorCode::DataLoss,
+                      fmt::format("game {}: {}; nothing appended, run verify", m.id, why));
   };
-  const auto key = event_key(m.id, last);
-  auto bytes = w.get(w.s.dbi.events, view(key), "reading the last event");
-  if (!bytes) return tl::unexpected(bytes.error());
-  if (!*bytes) return broken("the last event is missing");
-  auto header = events::decode_header(**bytes);
-  if (!header) return broken(header.error().message);
-  if (core::chain_hash(header->prev_hash, **bytes) != m.head) {
-    return broken("the last event does not hash to the head in the game's metadata");
+  const core::Seq last = m.event_count - 1;
+  first = detail::segment_first(last);
+  const auto key = event_key(m.id, first);
+  auto raw = w.get(w.s.dbi.events, view(key), "reading the last block");
+  if (!raw) return tl::unexpected(raw.error());
+  if (!*raw) return broken(fmt::format("the last block (seq {}) is missing", first));
+  auto b = detail::parse_block(**raw, first);
+  if (!b) return broken(b.error().message);
+  if (first + b->n != m.event_count) return broken("the last block does not end at the record's event count");
+  if (b->s != m.head) return broken("the last block does not end at the head in the game record");
+  detail::BlockBuilder tail;
+  if (first + b->n == detail::segment_end(first)) {  // full: the next event starts a segment
+    tail.prev = m.head;
+    first = m.event_count;
+    return tail;
   }
-  return {};
+  core::Digest prev = detail::chain_start();
+  if (first > 0) {
+    const core::Seq before = detail::segment_first(first - 1);
+    const auto bkey = event_key(m.id, before);
+    auto braw = w.get(w.s.dbi.events, view(bkey), "reading a block");
+    if (!braw) return tl::unexpected(braw.error());
+    if (!*braw) return broken(fmt::format("the block at seq {} is missing", before));
+    auto bb = detail::parse_block(**braw, before);
+    if (!bb) return broken(bb.error().message);
+    prev = bb->s;
+  }
+  if (core::chain_hash(prev, b->body) != b->s) return broken("the chain breaks in the last block");
+  tail.prev = prev;
+  tail.tags.assign(b->tags);
+  tail.body.assign(b->body);
+  tail.n = b->n;
+  return tail;
 }
 
 }  // namespace
@@ -134,6 +168,7 @@ Expected<const core::GameCreated*> check_new_stream(std::span<const core::Event>
 struct ImportError {
   Error error;
   bool game_level = false;
+  core::GameId already = 0;  // an identical stream is stored as this game
 };
 
 // Writes a checked stream as game `id` inside w: the identity index, the
@@ -144,35 +179,46 @@ tl::expected<void, ImportError> write_new_game(WriteTxn& w, core::GameId id, con
                                                std::span<const core::Event> events) {
   auto store_error = [](Error e) { return tl::unexpected(ImportError{std::move(e), false}); };
   const auto& dbi = w.s.dbi;
-  const core::Digest identity = game_identity(created);
-  const std::string_view id_key(reinterpret_cast<const char*>(identity.data()), identity.size());
+  auto encoded = encode_events(id, 0, events);
+  if (!encoded) return tl::unexpected(ImportError{encoded.error(), true});
+  // The index key of an imported game is the head of the whole stream: two
+  // games with the same GameCreated but other moves are two games, and the
+  // same file imported again is found (docs/architecture.md › "Store
+  // format 2" › 3). Computed before any put, so a refusal writes nothing.
+  detail::BlockBuilder chain;
+  chain.prev = detail::chain_start();
+  for (core::Seq seq = 0, first = 0; seq < encoded->size(); ++seq) {
+    if (seq == detail::segment_end(first)) {
+      chain.prev = chain.s();
+      chain.body.clear();
+      first = seq;
+    }
+    detail::put_le32(chain.body, (*encoded)[seq].size());
+    chain.body.append((*encoded)[seq]);
+  }
+  const core::Digest head = chain.s();
+  const std::string_view id_key(reinterpret_cast<const char*>(head.data()), head.size());
   auto existing = w.get(dbi.identity, id_key, "reading the identity index");
   if (!existing) return store_error(existing.error());
   if (*existing) {
     const auto other = (*existing)->size() == 8 ? get_be64((*existing)->data()) : 0;
     return tl::unexpected(ImportError{
-        Error{ErrorCode::Conflict, fmt::format("import: \"{}\" ({}) is already stored as game {} (same "
-                                               "GameCreated); nothing written",
-                                               created.title, created.date, other)},
-        true});
+        Error{ErrorCode::Conflict, fmt::format("\"{}\" ({}) is already imported as game {}", created.title,
+                                               created.date, other)},
+        true, other});
   }
-  core::Digest head{};
-  auto encoded = encode_events(id, 0, events, head);
-  if (!encoded) return tl::unexpected(ImportError{encoded.error(), true});
-  if (auto r = put_events(w, id, 0, *encoded, true); !r) return store_error(r.error());
+  detail::BlockBuilder start;
+  start.prev = detail::chain_start();
+  auto written = put_blocks(w, id, 0, *encoded, std::move(start), 0, true);
+  if (!written) return store_error(written.error());
 
   GameMeta m;
-  m.id = id;
   m.event_count = events.size();
-  m.head = head;
-  m.identity = identity;
-  m.title = created.title;
-  m.date = created.date;
-  m.ruleset_hash = created.ruleset_hash;
-  m.catalog_hash = created.catalog_hash;
-  m.seats = created.seats;
+  m.head = *written;
+  m.identity = game_identity(encoded->front());
+  m.annotation_head = annotation_chain_start(m.identity);
   const auto gkey = game_key(id);
-  auto put = w.put(dbi.games, view(gkey), encode_game_meta(m), MDB_APPEND, "writing game metadata");
+  auto put = w.put(dbi.games, view(gkey), encode_game_meta(m), MDB_APPEND, "writing the game record");
   if (!put) return store_error(put.error());
   if (!*put) return store_error(Error{ErrorCode::Internal, fmt::format("game {} already exists", id)});
   auto idx = w.put(dbi.identity, id_key, view(gkey), MDB_NOOVERWRITE, "writing the identity index");
@@ -196,17 +242,17 @@ Expected<core::GameId> Store::import_game(std::span<const core::Event> events,
       });
 }
 
-Expected<std::vector<Expected<core::GameId>>> Store::import_games(
+Expected<std::vector<Expected<ImportedGame>>> Store::import_games(
     std::span<const std::span<const core::Event>> games, Durability durability) {
   std::vector<Expected<const core::GameCreated*>> checked;
   checked.reserve(games.size());
   for (const auto& g : games) checked.push_back(check_new_stream(g));
-  return detail::with_write_txn<std::vector<Expected<core::GameId>>>(
-      *shared_, durability, [&](WriteTxn& w) -> Expected<std::vector<Expected<core::GameId>>> {
+  return detail::with_write_txn<std::vector<Expected<ImportedGame>>>(
+      *shared_, durability, [&](WriteTxn& w) -> Expected<std::vector<Expected<ImportedGame>>> {
         auto last = last_game_id(w);
         if (!last) return tl::unexpected(last.error());
         core::GameId next = *last + 1;
-        std::vector<Expected<core::GameId>> out;
+        std::vector<Expected<ImportedGame>> out;
         out.reserve(games.size());
         for (std::size_t i = 0; i < games.size(); ++i) {
           if (!checked[i]) {
@@ -215,7 +261,9 @@ Expected<std::vector<Expected<core::GameId>>> Store::import_games(
           }
           auto r = write_new_game(w, next, **checked[i], games[i]);
           if (r) {
-            out.push_back(next++);
+            out.push_back(ImportedGame{next++, false});
+          } else if (r.error().already != 0) {
+            out.push_back(ImportedGame{r.error().already, true});
           } else if (r.error().game_level) {
             out.push_back(tl::unexpected(std::move(r.error().error)));
           } else {
@@ -241,7 +289,7 @@ Expected<core::Seq> Store::append(core::GameId game, core::Seq expected_next_seq
   return detail::with_write_txn<core::Seq>(
       *shared_, durability, [&](WriteTxn& w) -> Expected<core::Seq> {
         const auto gkey = game_key(game);
-        auto raw = w.get(w.s.dbi.games, view(gkey), "reading game metadata");
+        auto raw = w.get(w.s.dbi.games, view(gkey), "reading the game record");
         if (!raw) return tl::unexpected(raw.error());
         if (!*raw)
           return make_error(ErrorCode::NotFound, fmt::format("game {} does not exist", game));
@@ -250,6 +298,7 @@ Expected<core::Seq> Store::append(core::GameId game, core::Seq expected_next_seq
           return make_error(meta.error().code,
                             fmt::format("game {}: {}", game, meta.error().message));
         }
+        meta->id = game;
         if (meta->event_count != expected_next_seq) {
           return make_error(ErrorCode::Conflict,
                             fmt::format("game {} has {} events; the append expected {} (another "
@@ -257,19 +306,21 @@ Expected<core::Seq> Store::append(core::GameId game, core::Seq expected_next_seq
                                         game, meta->event_count, expected_next_seq));
         }
         if (events.empty()) return meta->event_count;
-        if (auto ok = check_head(w, *meta); !ok) return tl::unexpected(ok.error());
+        core::Seq tail_first = 0;
+        auto tail = open_tail(w, *meta, tail_first);
+        if (!tail) return tl::unexpected(tail.error());
 
         // Only the last game's keys may use MDB_APPEND: later games' keys sort after.
         auto last = last_game_id(w);
         if (!last) return tl::unexpected(last.error());
-        auto encoded = encode_events(game, meta->event_count, events, meta->head);
+        auto encoded = encode_events(game, meta->event_count, events);
         if (!encoded) return tl::unexpected(encoded.error());
-        if (auto r = put_events(w, game, meta->event_count, *encoded, *last == game); !r) {
-          return tl::unexpected(r.error());
-        }
+        auto head = put_blocks(w, game, meta->event_count, *encoded, std::move(*tail), tail_first, *last == game);
+        if (!head) return tl::unexpected(head.error());
+        meta->head = *head;
         meta->event_count += events.size();
         auto put =
-            w.put(w.s.dbi.games, view(gkey), encode_game_meta(*meta), 0, "writing game metadata");
+            w.put(w.s.dbi.games, view(gkey), encode_game_meta(*meta), 0, "writing the game record");
         if (!put) return tl::unexpected(put.error());
         return meta->event_count;
       });

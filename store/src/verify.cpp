@@ -1,7 +1,12 @@
-// verify: walks one game's stream and names the first broken link.
+// verify: checks one game's record, index, blocks, tags, chain and blobs,
+// and names the first broken link (docs/architecture.md › "Store format 2" › 4).
 
+#include <algorithm>
 #include <optional>
+#include <string>
+#include <variant>
 
+#include "block.hpp"
 #include "shared.hpp"
 #include "warlog/events/codec.hpp"
 #include "warlog/store/keys.hpp"
@@ -10,6 +15,35 @@
 namespace warlog::store {
 
 using Kind = BrokenLink::Kind;
+
+namespace {
+
+std::string_view digest_view(const core::Digest& d) {
+  return {reinterpret_cast<const char*>(d.data()), d.size()};
+}
+
+// Whether the identity index holds game at `key`.
+Expected<bool> indexed_at(const detail::Shared& s, MDB_txn* txn, std::string_view key, core::GameId game) {
+  auto v = lmdb::get(txn, s.dbi.identity, key);
+  if (!v) return detail::fail(s, "reading the identity index", v.error());
+  return *v && (*v)->size() == 8 && get_be64((*v)->data()) == game;
+}
+
+// Whether any identity-index entry names game: the index key of an imported
+// game is the head of the stream as imported, which an append since moved
+// on from, so the record cannot name it.
+Expected<bool> indexed_anywhere(const detail::Shared& s, MDB_txn* txn, core::GameId game) {
+  auto cursor = lmdb::Cursor::open(txn, s.dbi.identity);
+  if (!cursor) return detail::fail(s, "opening an identity cursor", cursor.error());
+  for (auto e = cursor->get(MDB_FIRST);; e = cursor->get(MDB_NEXT)) {
+    if (!e) return detail::fail(s, "reading the identity index", e.error());
+    if (!*e) return false;
+    const auto v = cursor->value();
+    if (v.size() == 8 && get_be64(v.data()) == game) return true;
+  }
+}
+
+}  // namespace
 
 Expected<VerifyReport> Reader::verify(core::GameId game) const {
   const detail::Shared& s = *shared_;
@@ -20,91 +54,165 @@ Expected<VerifyReport> Reader::verify(core::GameId game) const {
     return report;
   };
 
-  // A record that does not decode is damage; a missing game, or a record a
-  // newer warlog wrote (Unsupported), is not for verify to judge.
-  auto meta = this->game(game);
-  if (!meta && meta.error().code != ErrorCode::DataLoss) return tl::unexpected(meta.error());
-  if (!meta) return broken(0, Kind::BadMetadata, meta.error().message);
-
-  const std::string_view id_key(reinterpret_cast<const char*>(meta->identity.data()),
-                                meta->identity.size());
-  auto indexed = lmdb::get(txn_, s.dbi.identity, id_key);
-  if (!indexed) return detail::fail(s, "reading the identity index", indexed.error());
-  if (!*indexed || (*indexed)->size() != 8 || get_be64((*indexed)->data()) != game) {
-    return broken(0, Kind::IdentityMismatch,
-                  "the identity index does not point back at this game (metadata altered?)");
+  auto meta = record(game);
+  if (!meta && meta.error().code == ErrorCode::NotFound) {
+    // Events with no record: a deleted record no longer hides a game.
+    auto orphans = orphan_games();
+    if (!orphans) return tl::unexpected(orphans.error());
+    if (std::find(orphans->begin(), orphans->end(), game) == orphans->end()) return tl::unexpected(meta.error());
+    return broken(0, Kind::Orphan,
+                  "events are stored under this game id, but it has no game record (the record was deleted?)");
   }
+  // A record a newer warlog wrote (Unsupported) is not damage: not for verify to judge.
+  if (!meta && meta.error().code == ErrorCode::Unsupported) return tl::unexpected(meta.error());
+  if (!meta) return broken(0, Kind::BadMetadata, meta.error().message);
 
   auto cursor = lmdb::Cursor::open(txn_, s.dbi.events);
   if (!cursor) return detail::fail(s, "opening an events cursor", cursor.error());
   const auto start = event_key(game, 0);
-  core::Digest running{};
-  core::Seq expected = 0;
+  detail::AlignedBody aligned;
+  core::Digest prev = detail::chain_start();
+  core::Seq expected = 0;  // the next block's first seq
+  bool partial = false;    // the block before was not full: nothing may follow it
+  std::optional<core::GameCreated> created;
   for (auto e = cursor->get(MDB_SET_RANGE, view(start));; e = cursor->get(MDB_NEXT)) {
     if (!e) return detail::fail(s, "reading events", e.error());
     if (!*e) break;
     const std::string_view key = cursor->key();
-    const std::string_view bytes = cursor->value();
+    const std::string_view value = cursor->value();
     if (key.size() < 8 || get_be64(key.data()) != game) break;  // past this game's keys
     const auto parts = parse_event_key(key);
     if (!parts) {
-      return broken(expected, Kind::BadKey,
-                    fmt::format("a key of {} bytes (not 16) after seq {}", key.size(), expected));
+      return broken(expected, Kind::BadKey, fmt::format("a key of {} bytes (not 16) after seq {}", key.size(), expected));
     }
-    const core::Seq seq = parts->seq;
-    if (seq != expected) {
-      return broken(
-          expected, Kind::Gap,
-          fmt::format("event {} is missing: the next stored event is seq {}", expected, seq));
+    const core::Seq first = parts->seq;
+    if (first != expected || partial) {
+      return broken(expected, Kind::Gap,
+                    partial ? fmt::format("a block at seq {} follows a block that is not full", first)
+                            : fmt::format("the block at seq {} is missing: the next stored block is at seq {}",
+                                          expected, first));
     }
-    auto header = events::decode_header(bytes);
-    if (!header) {
-      return broken(
-          seq, Kind::Undecodable,
-          fmt::format("{} stored bytes do not decode: {}", bytes.size(), header.error().message));
+    auto b = detail::parse_block(value, first);
+    if (!b) return broken(first, Kind::Undecodable, b.error().message);
+    const core::Seq end = first + b->n;
+    const std::string range = b->n == 1 ? fmt::format("seq {}", first) : fmt::format("seq {}..{}", first, end - 1);
+    const auto body = aligned.assign(b->body);
+    detail::BodyReader in(body);
+    std::optional<core::Seq> bad_tag;
+    for (core::Seq seq = first;; ++seq) {
+      auto next = in.next();
+      if (!next) return broken(seq, Kind::Undecodable, fmt::format("the block at {}: {}", range, next.error().message));
+      if (!*next) {
+        if (seq != end) {
+          return broken(seq, Kind::Undecodable,
+                        fmt::format("the block at {} counts {} events, its body holds {}", range, b->n, seq - first));
+        }
+        break;
+      }
+      if (seq == end) {
+        return broken(seq, Kind::Undecodable, fmt::format("the block at {} holds more events than its {}", range, b->n));
+      }
+      const std::string_view bytes = **next;
+      if (!bad_tag && detail::event_tag(seq, bytes) != b->tag(seq - first)) bad_tag = seq;
+      if (bad_tag) continue;  // reported below, once the block's body has been walked
+      auto ev = events::decode_event(bytes);
+      if (!ev && ev.error().code == ErrorCode::Unsupported) {
+        ++report.unknown_payloads;  // written by a newer warlog; its tag and block still check
+      } else if (!ev) {
+        return broken(seq, Kind::Undecodable, fmt::format("the event does not decode: {}", ev.error().message));
+      } else {
+        if (ev->seq != seq) {
+          return broken(seq, Kind::HeaderMismatch, fmt::format("the header says seq {} (moved or reordered)", ev->seq));
+        }
+        const bool is_created = std::holds_alternative<core::GameCreated>(ev->payload);
+        if (is_created != (seq == 0)) {
+          return broken(seq, Kind::Undecodable,
+                        seq == 0 ? std::string("event 0 is not GameCreated") : std::string("a second GameCreated"));
+        }
+        if (is_created) created = std::get<core::GameCreated>(ev->payload);
+      }
+      if (seq == 0 && game_identity(bytes) != meta->identity) {
+        return broken(0, Kind::IdentityMismatch, "event 0 does not hash to the identity in the game record");
+      }
     }
-    if (header->game != game || header->seq != seq) {
-      return broken(seq, Kind::HeaderMismatch,
-                    fmt::format("the header says game {}, seq {} (moved or reordered)",
-                                header->game, header->seq));
+    if (bad_tag) {
+      return broken(*bad_tag, Kind::TagMismatch,
+                    fmt::format("event {}'s tag does not hold: the first altered event", *bad_tag));
     }
-    if (header->prev_hash != running) {
-      return broken(seq, Kind::ChainMismatch,
-                    seq == 0
-                        ? std::string("prev_hash of the first event is not zero")
-                        : fmt::format("prev_hash does not match the hash of event {}: event {} "
-                                      "or this header was altered",
-                                      seq - 1, seq - 1));
+    const core::Digest at = core::chain_hash(prev, body);
+    if (at != b->s) {
+      return broken(first, Kind::ChainMismatch,
+                    fmt::format("the chain breaks in the block at {}: every tag holds, so the block (or one "
+                                "before it) was altered and its tags recomputed",
+                                range));
     }
-    auto ev = events::decode_event(bytes);
-    if (!ev && ev.error().code == ErrorCode::Unsupported) {
-      ++report.unknown_payloads;  // written by a newer warlog; its link still checks
-    } else if (!ev) {
-      return broken(seq, Kind::Undecodable,
-                    fmt::format("the payload does not decode: {}", ev.error().message));
-    }
-    running = core::chain_hash(running, bytes);
-    ++expected;
-    report.events_checked = expected;
+    report.events_checked = end;
+    prev = at;
+    partial = end != detail::segment_end(first);
+    expected = end;
   }
 
   if (expected != meta->event_count) {
-    return broken(
-        expected, Kind::CountMismatch,
-        expected < meta->event_count
-            ? fmt::format("event {} is missing: the stream ends there, the metadata counts {}",
-                          expected, meta->event_count)
-            : fmt::format("{} events are stored, the metadata counts {}", expected,
-                          meta->event_count));
+    return broken(expected, Kind::CountMismatch,
+                  expected < meta->event_count
+                      ? fmt::format("event {} is missing: the stream ends there, the record counts {}", expected,
+                                    meta->event_count)
+                      : fmt::format("{} events are stored, the record counts {}", expected, meta->event_count));
   }
-  if (running != meta->head) {
-    const core::Seq last = expected == 0 ? 0 : expected - 1;
-    return broken(last, Kind::HeadMismatch,
-                  fmt::format("event {} does not hash to the head in the game's metadata: "
-                              "event {} or the metadata was altered",
-                              last, last));
+  if (prev != meta->head) {
+    return broken(expected - 1, Kind::HeadMismatch,
+                  "the last block does not end at the head in the game record: the record or the last block was "
+                  "altered");
+  }
+
+  auto own = indexed_at(s, txn_, digest_view(meta->identity), game);
+  if (!own) return tl::unexpected(own.error());
+  if (!*own) {
+    auto at_head = indexed_at(s, txn_, digest_view(meta->head), game);
+    if (!at_head) return tl::unexpected(at_head.error());
+    if (!*at_head) {
+      auto any = indexed_anywhere(s, txn_, game);
+      if (!any) return tl::unexpected(any.error());
+      if (!*any) return broken(0, Kind::IdentityMismatch, "no identity-index entry points at this game");
+    }
+  }
+
+  if (created) {
+    for (auto [kind, hex] : {std::pair{BlobKind::Catalog, &created->catalog_hash},
+                             std::pair{BlobKind::Ruleset, &created->ruleset_hash}}) {
+      const char* what = kind == BlobKind::Catalog ? "catalog" : "ruleset";
+      const auto digest = core::digest_from_hex(*hex);
+      if (!digest) return broken(0, Kind::BlobMismatch, fmt::format("GameCreated names no valid {} hash", what));
+      auto blob = get_blob(kind, *digest);
+      if (!blob) return broken(0, Kind::BlobMismatch, blob.error().message);
+    }
   }
   return report;
+}
+
+Expected<std::vector<core::GameId>> Reader::orphan_games() const {
+  const detail::Shared& s = *shared_;
+  auto cursor = lmdb::Cursor::open(txn_, s.dbi.events);
+  if (!cursor) return detail::fail(s, "opening an events cursor", cursor.error());
+  std::vector<core::GameId> out;
+  for (auto e = cursor->get(MDB_FIRST);;) {
+    if (!e) return detail::fail(s, "reading events", e.error());
+    if (!*e) break;
+    const auto key = cursor->key();
+    if (key.size() < 8) {
+      e = cursor->get(MDB_NEXT);
+      continue;
+    }
+    const core::GameId game = get_be64(key.data());
+    const auto gkey = game_key(game);
+    auto rec = lmdb::get(txn_, s.dbi.games, view(gkey));
+    if (!rec) return detail::fail(s, "reading a game record", rec.error());
+    if (!*rec) out.push_back(game);
+    if (game == UINT64_MAX) break;
+    const auto next = event_key(game + 1, 0);
+    e = cursor->get(MDB_SET_RANGE, view(next));
+  }
+  return out;
 }
 
 }  // namespace warlog::store

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <sys/wait.h>
 
@@ -70,13 +72,38 @@ TEST(Cli, ImportAuditVerifyListOnTheSpineSample) {
   EXPECT_NE(list.out.find("First blood at the Old Mill"), std::string::npos) << list.out;
 }
 
-TEST(Cli, ReimportingTheSameGameIsAConflict) {
+// Store format 2 › 3: the README's tour may run twice.
+TEST(Cli, ReimportingTheSameGameSaysWhereItIsAndExitsZero) {
   testing::TempDir dir;
   const std::string store = "--store " + dir.store();
   ASSERT_EQ(run("import " + store + " " + kSample).code, 0);
   const CliRun again = run("import " + store + " " + kSample);
-  EXPECT_EQ(again.code, 2) << again.out;
-  EXPECT_NE(again.out.find("already"), std::string::npos) << again.out;
+  EXPECT_EQ(again.code, 0) << again.out;
+  EXPECT_NE(again.out.find("is already imported as game 1 (38 events): nothing written"), std::string::npos)
+      << again.out;
+  EXPECT_EQ(run("list " + store).out.find("    2  "), std::string::npos) << "no second game";
+}
+
+// The same GameCreated with other moves is another game, through the CLI too.
+TEST(Cli, TheSameHeaderWithOtherMovesIsAnotherGame) {
+  testing::TempDir dir;
+  const std::string store = "--store " + dir.store();
+  ASSERT_EQ(run("import " + store + " " + kSample).code, 0);
+  // The tutorial beside the samples' decks, catalogs and rulesets, one damage figure changed.
+  const std::filesystem::path samples(WARLOG_SAMPLES_DIR);
+  for (const char* d : {"decks", "catalogs", "rulesets"}) std::filesystem::create_directory_symlink(samples / d, dir.path() / d);
+  std::filesystem::create_directory(dir.path() / "tutorial");
+  std::ifstream in(kSample);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string move = "combat b2 -> c2 3; c2 -> b2 3";
+  const auto at = text.find(move);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, move.size(), "combat b2 -> c2 2; c2 -> b2 3");
+  const auto other = dir.path() / "tutorial" / "other.wlog";
+  std::ofstream(other) << text;
+  const CliRun r = run("import " + store + " " + other.string());
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("as game 2"), std::string::npos) << r.out;
 }
 
 TEST(Cli, StoreFromEnvironment) {

@@ -54,19 +54,30 @@ TEST_F(SigningCli, VerifyReportsTheSignerAndWhetherItStillMatches) {
                                       "\\) at [0-9T:Z-]+ over 38 events: valid\n"));
 }
 
+void flip_slinger(std::string& bytes) {
+  const auto at = bytes.find("Paw Slin");
+  ASSERT_NE(at, std::string::npos);
+  bytes[at + 1] ^= 0x20;
+}
+
 TEST_F(SigningCli, AFlippedByteBreaksTheChainAndTheSignature) {
   ASSERT_EQ(run_warlog("sign " + store_ + " --game 1 --key " + key_ + " --signer Alice").code, 0);
-  store::test::edit_raw(dir_.store(), store::kDbEvents, [](MDB_txn* txn, MDB_dbi dbi) {
-    std::string bytes = store::test::raw_event(txn, dbi, 1, 27);
-    const auto at = bytes.find("Paw Slin");  // a text's first word packs contiguously
-    ASSERT_NE(at, std::string::npos);
-    bytes[at + 1] ^= 0x20;
-    store::test::put_raw(txn, dbi, store::view(store::event_key(1, 27)), bytes);
-  });
+  store::test::forge_event(dir_.store(), 1, 27, flip_slinger, store::test::Forge::Bytes);
   auto v = run_warlog("verify " + store_);
   EXPECT_EQ(v.code, 1) << v.out << v.err;
-  EXPECT_THAT(v.out, HasSubstr("game 1: BROKEN at seq 28"));
+  EXPECT_THAT(v.out, HasSubstr("game 1: BROKEN at seq 27"));
   EXPECT_THAT(v.out, HasSubstr("signed by Alice"));
+  EXPECT_THAT(v.out, HasSubstr("INVALID: the signed events cannot be read back"));
+}
+
+// Every tag, S and the head recomputed: the store is consistent, verify's
+// chain says ok, and only the signature tells (Store format 2 › 4).
+TEST_F(SigningCli, AConsistentForgeryFoolsTheChainNotTheSignature) {
+  ASSERT_EQ(run_warlog("sign " + store_ + " --game 1 --key " + key_ + " --signer Alice").code, 0);
+  store::test::forge_event(dir_.store(), 1, 27, flip_slinger, store::test::Forge::Consistent);
+  auto v = run_warlog("verify " + store_);
+  EXPECT_EQ(v.code, 1) << v.out << v.err;
+  EXPECT_THAT(v.out, HasSubstr("game 1: ok"));
   EXPECT_THAT(v.out, HasSubstr("INVALID: events 0..37 are not what was signed"));
 }
 

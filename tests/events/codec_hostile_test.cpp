@@ -3,6 +3,7 @@
 // runs these too, so undefined behaviour would fail them as well).
 
 #include "warlog/events/codec.hpp"
+#include "warlog/events/format1.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -22,7 +23,6 @@ namespace {
 
 using test::make_event;
 using test::RawMessage;
-using test::sample_digest;
 using test::sample_events;
 using ::testing::HasSubstr;
 
@@ -74,7 +74,7 @@ TEST(CodecHostile, RandomBytesNeverCrash) {
 
 TEST(CodecHostile, EveryTruncationIsAnError) {
   for (const auto& ev : sample_events()) {
-    const std::string bytes = encode_event(ev, sample_digest());
+    const std::string bytes = encode_event(ev);
     for (std::size_t n = 1; n < bytes.size(); ++n) {
       const auto decoded = decode_event(std::string_view(bytes).substr(0, n));
       ASSERT_FALSE(decoded.has_value()) << "payload " << ev.payload.index() << " cut to " << n;
@@ -86,7 +86,7 @@ TEST(CodecHostile, EveryTruncationIsAnError) {
 
 TEST(CodecHostile, EveryCorruptedByteIsSafe) {
   for (const auto& ev : sample_events()) {
-    const std::string bytes = encode_event(ev, sample_digest());
+    const std::string bytes = encode_event(ev);
     for (std::size_t i = 0; i < bytes.size(); ++i) {
       for (const unsigned char flip : {0x01, 0x10, 0x80, 0xFF}) {
         std::string corrupt = bytes;
@@ -97,13 +97,13 @@ TEST(CodecHostile, EveryCorruptedByteIsSafe) {
   }
 }
 
-// Past its first segment a message is read lazily, after the header: a cut
-// there must still be caught, also when only the header is decoded.
-TEST(CodecHostile, TruncatedLaterSegmentIsDataLoss) {
+// A cut far from the header (a large event's end) must still be caught, also
+// when only the header is decoded: decoding checks the whole message.
+TEST(CodecHostile, TruncatedEndOfALargeEventIsDataLoss) {
   core::CardsDrawn drawn;
   for (int i = 0; i < 2000; ++i) drawn.cards.push_back("Pikeman " + std::to_string(i));
   const std::string bytes =
-      encode_event(make_event(1, 1, core::Phase::Muster, 0, std::move(drawn)), sample_digest());
+      encode_event(make_event(1, 1, core::Phase::Muster, 0, std::move(drawn)));
   ASSERT_TRUE(decode_header(bytes).has_value());
   for (std::size_t cut = 1; cut < bytes.size() / 2; cut = cut * 3 / 2 + 1) {
     const auto shorter = std::string_view(bytes).substr(0, bytes.size() - cut);
@@ -112,11 +112,12 @@ TEST(CodecHostile, TruncatedLaterSegmentIsDataLoss) {
     EXPECT_EQ(h.error().code, ErrorCode::DataLoss) << h.error().message;
     EXPECT_EQ(decode_event(shorter).error().code, ErrorCode::DataLoss);
   }
-  EXPECT_THAT(decode_header(bytes + "\x01").error().message, HasSubstr("trailing"));
+  EXPECT_THAT(decode_header(bytes + std::string(8, '\0')).error().message, HasSubstr("trailing"));
+  EXPECT_THAT(decode_header(bytes + "\x01").error().message, HasSubstr("8-byte words"));
 }
 
 TEST(CodecHostile, TrailingBytesAreDataLoss) {
-  const std::string bytes = encode_event(sample_events()[10], sample_digest());
+  const std::string bytes = encode_event(sample_events()[10]);
   const auto ev = decode_event(bytes + std::string(8, '\0'));
   ASSERT_FALSE(ev.has_value());
   EXPECT_EQ(ev.error().code, ErrorCode::DataLoss);
@@ -128,13 +129,13 @@ TEST(CodecHostile, TrailingBytesAreDataLoss) {
 TEST(CodecHostile, UnknownPayloadKindIsUnsupported) {
   const auto played = make_event(5, 2, core::Phase::Muster, 0, core::CardPlayed{"Pikeman", {1, 0}});
   const auto foraged = make_event(5, 2, core::Phase::Muster, 0, core::Foraged{"Pikeman"});
-  RawMessage a(encode_event(played, sample_digest()));
-  RawMessage b(encode_event(foraged, sample_digest()));
+  RawMessage a(encode_event(played));
+  RawMessage b(encode_event(foraged));
   const auto offset =
       test::first_difference(a.event().getDataSection(), b.event().getDataSection());
   ASSERT_LT(offset, a.event().getDataSection().size());
   test::put_u16(a.event().getDataSection(), offset, 1000);
-  const std::string newer = a.pack();
+  const std::string newer = a.canonical();
 
   const auto ev = decode_event(newer);
   ASSERT_FALSE(ev.has_value());
@@ -151,13 +152,13 @@ TEST(CodecHostile, UnknownPhaseIsUnsupported) {
   auto muster = make_event(5, 2, core::Phase::Muster, 0, core::TurnStarted{});
   auto warfare = muster;
   warfare.phase = core::Phase::Warfare;
-  RawMessage a(encode_event(muster, sample_digest()));
-  RawMessage b(encode_event(warfare, sample_digest()));
+  RawMessage a(encode_event(muster));
+  RawMessage b(encode_event(warfare));
   const auto offset =
       test::first_difference(a.header().getDataSection(), b.header().getDataSection());
   ASSERT_LT(offset, a.header().getDataSection().size());
   test::put_u16(a.header().getDataSection(), offset, 9);
-  const std::string newer = a.pack();
+  const std::string newer = a.canonical();
 
   for (const auto code : {decode_event(newer).error().code, decode_header(newer).error().code}) {
     EXPECT_EQ(code, ErrorCode::Unsupported);
@@ -166,46 +167,66 @@ TEST(CodecHostile, UnknownPhaseIsUnsupported) {
 }
 
 TEST(CodecHostile, UnknownPayloadEnumerantIsUnsupported) {
+  // Burrow (1), not Normal (0): canonical form drops a data word of zeros.
   const auto normal = make_event(5, 2, core::Phase::Warfare, 0,
-                                 core::ChargeDeclared{core::ChargeMode::Normal, {1, 1}});
+                                 core::ChargeDeclared{core::ChargeMode::Burrow, {1, 1}});
   const auto card = make_event(5, 2, core::Phase::Warfare, 0,
                                core::ChargeDeclared{core::ChargeMode::Card, {1, 1}});
-  RawMessage a(encode_event(normal, sample_digest()));
-  RawMessage b(encode_event(card, sample_digest()));
+  RawMessage a(encode_event(normal));
+  RawMessage b(encode_event(card));
   const auto offset =
       test::first_difference(a.payload().getDataSection(), b.payload().getDataSection());
   ASSERT_LT(offset, a.payload().getDataSection().size());
   test::put_u16(a.payload().getDataSection(), offset, 77);
 
-  const auto ev = decode_event(a.pack());
+  const auto ev = decode_event(a.canonical());
   ASSERT_FALSE(ev.has_value());
   EXPECT_EQ(ev.error().code, ErrorCode::Unsupported);
   EXPECT_THAT(ev.error().message, HasSubstr("ChargeDeclared.mode has value 77"));
 }
 
 TEST(CodecHostile, MissingHeaderIsDataLoss) {
-  RawMessage raw(encode_event(sample_events()[10], sample_digest()));
+  RawMessage raw(encode_event(sample_events()[10]));
   raw.event().getPointerSection()[0].clear();
-  const std::string headless = raw.pack();
+  const std::string headless = raw.canonical();
   EXPECT_EQ(decode_event(headless).error().code, ErrorCode::DataLoss);
   EXPECT_THAT(decode_header(headless).error().message, HasSubstr("no header"));
 }
 
-TEST(CodecHostile, ShortPrevHashIsDataLoss) {
-  RawMessage raw(encode_event(sample_events()[10], sample_digest()));
+// Format 1 wrote the chain link into the header (now obsoletePrevHash, of any
+// size, even a wrong one); format 2 never reads it, so it cannot make a
+// decode fail, and re-encoding (migrate) drops it.
+TEST(CodecHostile, ObsoletePrevHashIsNeverRead) {
+  auto ev = sample_events()[10];
+  ev.recorded_at_ms = 0;  // format 1 had none
+  RawMessage raw(format1::encode_event(ev, 5, ev.seq, test::sample_digest()), true);
   const kj::byte five[] = {1, 2, 3, 4, 5};
   raw.header().getPointerSection()[0].setAs<capnp::Data>(kj::arrayPtr(five, 5));
-  const auto h = decode_header(raw.pack());
-  ASSERT_FALSE(h.has_value());
-  EXPECT_EQ(h.error().code, ErrorCode::DataLoss);
-  EXPECT_THAT(h.error().message, HasSubstr("prev_hash is 5 bytes"));
+  const std::string with_hash = raw.canonical();
+  ASSERT_NE(with_hash, encode_event(ev));
+  const auto decoded = decode_event(with_hash);
+  ASSERT_TRUE(decoded.has_value()) << decoded.error().message;
+  EXPECT_EQ(*decoded, ev);
+  EXPECT_EQ(encode_event(*decoded), encode_event(ev));
+}
+
+// The chain covers canonical bytes: the same event laid out otherwise (here
+// with the words an edit leaves behind) is refused rather than read as it.
+TEST(CodecHostile, NonCanonicalLayoutIsDataLoss) {
+  RawMessage raw(encode_event(sample_events()[7]));  // Foraged
+  raw.payload().getPointerSection()[0].setAs<capnp::Text>("Pikeman, a longer name than before");
+  const auto ev = decode_event(raw.segment());
+  ASSERT_FALSE(ev.has_value());
+  EXPECT_EQ(ev.error().code, ErrorCode::DataLoss);
+  EXPECT_THAT(ev.error().message, HasSubstr("canonical"));
+  EXPECT_TRUE(decode_event(raw.canonical()).has_value());
 }
 
 // A struct where text was expected: the reader's type check, not a crash.
 TEST(CodecHostile, WrongPointerKindIsDataLoss) {
-  RawMessage raw(encode_event(sample_events()[7], sample_digest()));  // Foraged
+  RawMessage raw(encode_event(sample_events()[7]));  // Foraged
   raw.payload().getPointerSection()[0].initAsAnyStruct(1, 1);
-  const auto ev = decode_event(raw.pack());
+  const auto ev = decode_event(raw.canonical());
   ASSERT_FALSE(ev.has_value());
   EXPECT_EQ(ev.error().code, ErrorCode::DataLoss);
 }
@@ -214,7 +235,7 @@ TEST(CodecHostile, MillionCardNamesAreRefused) {
   core::CardsDrawn drawn;
   drawn.cards.assign(1'000'000, "Pikeman");
   const std::string bytes =
-      encode_event(make_event(1, 1, core::Phase::Muster, 0, std::move(drawn)), sample_digest());
+      encode_event(make_event(1, 1, core::Phase::Muster, 0, std::move(drawn)));
   const auto ev = decode_event(bytes);
   ASSERT_FALSE(ev.has_value());
   EXPECT_EQ(ev.error().code, ErrorCode::DataLoss);
@@ -222,20 +243,19 @@ TEST(CodecHostile, MillionCardNamesAreRefused) {
   EXPECT_FALSE(decode_header(bytes).has_value());
 }
 
-// A decompression bomb: zero runs pack 256 words into two bytes, so a small
-// input can claim megabytes. The traversal limit refuses it before allocating.
-TEST(CodecHostile, SmallInputThatUnpacksHugeIsRefused) {
-  core::CardsDrawn drawn;
-  drawn.cards.push_back(std::string(4'000'000, '\0'));
-  const std::string bytes =
-      encode_event(make_event(1, 1, core::Phase::Muster, 0, std::move(drawn)), sample_digest());
-  ASSERT_LT(bytes.size(), kMaxEventBytes);
-  const auto ev = decode_event(bytes);
-  ASSERT_FALSE(ev.has_value());
-  EXPECT_EQ(ev.error().code, ErrorCode::DataLoss);
-  EXPECT_THAT(ev.error().message, HasSubstr("too large"));
+// Amplification: canonical bytes cannot claim more than they hold, but a
+// list of a million zero-sized structs is 16 bytes that a reader would walk
+// a million times. The traversal limit (charged a word per element) refuses it.
+TEST(CodecHostile, SmallInputThatClaimsHugeIsRefused) {
+  RawMessage raw(encode_event(make_event(1, 1, core::Phase::Muster, 0, core::CardsDrawn{{"Pikeman"}})));
+  raw.payload().getPointerSection()[0].initAsListOfAnyStruct(0, 0, 1'000'000);
+  const std::string bytes = raw.canonical();
+  ASSERT_LT(bytes.size(), 128u);
+  for (const auto& error : {decode_event(bytes).error(), decode_header(bytes).error()}) {
+    EXPECT_EQ(error.code, ErrorCode::DataLoss);
+    EXPECT_THAT(error.message, HasSubstr("traversal limit"));
+  }
 }
-
 
 // --- Limits (issue 9): the size and nesting limits in codec.cpp ------------------
 
@@ -245,7 +265,7 @@ TEST(CodecLimits, OversizedBytesAreRefusedByTheirSize) {
   core::CardsDrawn drawn;
   for (int i = 0; drawn.cards.size() < 5000; ++i) drawn.cards.push_back("Pikeman " + std::to_string(i));
   const std::string bytes =
-      encode_event(make_event(1, 1, core::Phase::Muster, 0, std::move(drawn)), sample_digest());
+      encode_event(make_event(1, 1, core::Phase::Muster, 0, std::move(drawn)));
   ASSERT_GT(bytes.size(), kMaxEventBytes);
   for (const auto& error : {decode_event(bytes).error(), decode_header(bytes).error()}) {
     EXPECT_EQ(error.code, ErrorCode::DataLoss);
@@ -258,7 +278,7 @@ TEST(CodecLimits, OversizedBytesAreRefusedByTheirSize) {
 // chain of `depth` structs: the path is Event > payload > from > chain.
 std::string with_chain_under_from(int depth) {
   const auto moved = make_event(5, 2, core::Phase::Muster, 0, core::TroopMoved{{1, 0}, {1, 1}});
-  RawMessage raw(encode_event(moved, sample_digest()));
+  RawMessage raw(encode_event(moved));
   auto old_from = raw.payload().getPointerSection()[0].getAs<capnp::AnyStruct>();
   const auto data = old_from.getDataSection();
   const std::vector<kj::byte> bytes(data.begin(), data.end());
@@ -266,7 +286,7 @@ std::string with_chain_under_from(int depth) {
   std::copy(bytes.begin(), bytes.end(), from.getDataSection().begin());
   auto next = from.getPointerSection()[0];
   for (int i = 0; i < depth; ++i) next = next.initAsAnyStruct(0, 1).getPointerSection()[0];
-  return raw.pack();
+  return raw.canonical();
 }
 
 TEST(CodecLimits, AFieldOfANewerBuildWithinTheNestingLimitIsIgnored) {
@@ -296,7 +316,7 @@ TEST(CodecLimits, LegalEventsLeaveSixteenfoldHeadroom) {
   std::string which;
   for (const auto& g : games) {
     for (const auto& ev : g.events) {
-      const std::size_t n = encode_event(ev, sample_digest()).size();
+      const std::size_t n = encode_event(ev).size();
       if (n > largest) {
         largest = n;
         which = g.name + " seq " + std::to_string(ev.seq) + " " + std::string(core::payload_name(ev.payload));

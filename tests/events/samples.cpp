@@ -15,7 +15,8 @@ std::vector<core::Event> sample_events() {
                   {{"Ada", Allegiance::PawCoalition}, {"Bj\u00f6rn", Allegiance::Hirelings}},
                   {{"Old Mill", {2, 1}}, {"Ford", {0, 3}}},
                   6,
-                  7}));
+                  7,
+                  std::string("\x5a\x01\xc3\x10live-uuid-16", 16)}));
   v.push_back(make_event(1, 0, P::Setup, 1,
                          ArmyRegistered{1,
                                         {{"Pikeman", 3}, {"Longbow", 2}, {"Sapper", -1}},

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +13,7 @@
 #include <capnp/any.h>
 #include <capnp/message.h>
 #include <capnp/serialize-packed.h>
+#include <capnp/serialize.h>
 #include <kj/io.h>
 
 #include "warlog/core/event.hpp"
@@ -29,8 +31,9 @@ inline core::Digest sample_digest() {
 inline core::Event make_event(core::Seq seq, std::uint16_t turn, core::Phase phase,
                               core::Seat seat, core::Payload payload) {
   core::Event ev;
-  ev.game = 0x0123'4567'89AB'CDEFull;
+  ev.game = 0;  // never stored in format 2: a decoded event has game 0 (CodecEncode.LeavesTheGameIdOut)
   ev.seq = seq;
+  ev.recorded_at_ms = 1'780'000'000'000 + static_cast<std::int64_t>(seq % 1000);
   ev.turn = turn;
   ev.phase = phase;
   ev.seat = seat;
@@ -41,16 +44,24 @@ inline core::Event make_event(core::Seq seq, std::uint16_t turn, core::Phase pha
 // One event per core::Payload alternative, in variant order.
 std::vector<core::Event> sample_events();
 
-// The unpacked message as untyped structs, for building inputs that only a
-// corrupt store or a newer warlog would produce. The test does not see the
+// The message as untyped structs, for building inputs that only a corrupt
+// store or a newer warlog would produce. The test does not see the
 // generated schema header (it is private to the events library), so it finds
 // field offsets by diffing two encodings rather than by name.
 class RawMessage {
  public:
-  explicit RawMessage(std::string_view packed) {
-    kj::ArrayInputStream in(
-        kj::arrayPtr(reinterpret_cast<const kj::byte*>(packed.data()), packed.size()));
-    capnp::PackedMessageReader reader(in);
+  // From canonical bytes (encode_event) or, with packed, format 1's packed bytes.
+  explicit RawMessage(std::string_view bytes, bool packed = false) {
+    if (packed) {
+      kj::ArrayInputStream in(kj::arrayPtr(reinterpret_cast<const kj::byte*>(bytes.data()), bytes.size()));
+      capnp::PackedMessageReader reader(in);
+      builder_.getRoot<capnp::AnyPointer>().set(reader.getRoot<capnp::AnyPointer>());
+      return;
+    }
+    kj::Array<capnp::word> words = kj::heapArray<capnp::word>(bytes.size() / sizeof(capnp::word));
+    std::memcpy(words.begin(), bytes.data(), words.size() * sizeof(capnp::word));
+    const kj::ArrayPtr<const capnp::word> segments[1] = {words};
+    capnp::SegmentArrayMessageReader reader(kj::arrayPtr(segments, 1));
     builder_.getRoot<capnp::AnyPointer>().set(reader.getRoot<capnp::AnyPointer>());
   }
 
@@ -63,6 +74,18 @@ class RawMessage {
     return event().getPointerSection()[1].getAs<capnp::AnyStruct>();
   }
 
+  // The edited message in canonical form, as a store would hold it.
+  std::string canonical() {
+    const auto words = event().asReader().canonicalize();
+    return std::string(reinterpret_cast<const char*>(words.begin()), words.asBytes().size());
+  }
+  // The builder's one segment as it is: edits leave unreferenced words
+  // behind, so this is a message that is not canonical.
+  std::string segment() {
+    const auto segments = builder_.getSegmentsForOutput();
+    const auto bytes = segments[0].asBytes();
+    return std::string(reinterpret_cast<const char*>(bytes.begin()), bytes.size());
+  }
   std::string pack() {
     kj::VectorOutputStream out;
     capnp::writePackedMessage(out, builder_);

@@ -453,44 +453,20 @@ TEST_F(StaleSnapshot, AllSnapshotsStaleFallsBackToTheStart) {
   EXPECT_FALSE(r->snapshot_seq);
 }
 
-// Rewrites the event at `seq` (CardsDiscarded of a card that does not exist)
-// and reseals the chain after it and the game's head, as an editor who knows
-// the format would: verify then finds nothing, and only the chain values
-// tell the snapshots folded through the old event from the new stream.
-void edit_and_reseal(const std::filesystem::path& path, core::GameId id, core::Seq seq, core::Seq count) {
-  core::Digest head{};
-  store::test::edit_raw(path, store::kDbEvents, [&](MDB_txn* txn, MDB_dbi dbi) {
-    core::Digest prev{};
-    for (core::Seq s = seq; s < count; ++s) {
-      const std::string old = store::test::raw_event(txn, dbi, id, s);
-      auto header = events::decode_header(old);
-      ASSERT_TRUE(header);
-      if (s == seq) prev = header->prev_hash;
-      core::Event ev = *events::decode_event(old);
-      if (s == seq) ev.payload = core::CardsDiscarded{{"No Such Card"}};
-      const std::string bytes = events::encode_event(ev, prev);
-      store::test::put_raw(txn, dbi, store::view(store::event_key(id, s)), bytes);
-      prev = core::chain_hash(prev, bytes);
-    }
-    head = prev;
-  });
-  store::test::edit_raw(path, store::kDbGames, [&](MDB_txn* txn, MDB_dbi dbi) {
-    const auto key = store::game_key(id);
-    auto raw = store::lmdb::get(txn, dbi, store::view(key));
-    ASSERT_TRUE(raw && *raw);
-    auto meta = store::decode_game_meta(**raw);
-    ASSERT_TRUE(meta);
-    meta->head = head;
-    store::test::put_raw(txn, dbi, store::view(key), store::encode_game_meta(*meta));
-  });
-}
-
 TEST_F(StaleSnapshot, AnEditedEventMakesTheSnapshotsFoldedThroughItUnusable) {
-  // The event at kSnap rewritten and the chain resealed after snapshotting:
-  // the chain value through kSnap and every later seq changed, so no key of
-  // the old snapshots is asked for again; the seek folds the stream as it now
-  // is from the snapshot before, as audit would.
-  edit_and_reseal(dir_.store(), id_, kSnap, game_.events.size());
+  // The event at kSnap rewritten and every hash after it resealed, as a
+  // consistent forger would, after snapshotting: the chain value through
+  // kSnap and every later seq changed, so no key of the old snapshots is
+  // asked for again; the seek folds the stream as it now is from the
+  // snapshot before, as audit would.
+  store::test::forge_event(
+      dir_.store(), id_, kSnap,
+      [](std::string& bytes) {
+        core::Event ev = *events::decode_event(bytes);
+        ev.payload = core::CardsDiscarded{{"No Such Card"}};
+        bytes = events::encode_event(ev);
+      },
+      store::test::Forge::Consistent);
   Archive archive = open_ro(dir_);
   ASSERT_TRUE(archive.verify(id_)->ok) << "the reseal is consistent: only the chain values differ";
   const Reference edited = fold_all(archive, id_);

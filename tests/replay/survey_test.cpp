@@ -83,7 +83,7 @@ INSTANTIATE_TEST_SUITE_P(Seeds, SurveyOf, ::testing::Values(1, 2, 3));
 
 TEST(Survey, ExtendedOverAppendedEventsEqualsAFreshSurvey) {
   const testing::CorpusGame g = testing::generated_game(7);
-  ASSERT_GT(g.events.size(), 40u);
+  ASSERT_GT(g.events.size(), 100u);
   testing::TempDir dir;
   Archive archive = open_rw(dir);
   const core::GameId id = import(archive, g, 10);
@@ -122,7 +122,7 @@ TEST(Survey, ExtendedOverAppendedEventsEqualsAFreshSurvey) {
 // folded are undone, without copying the survey first.
 TEST(Survey, AFailedExtensionLeavesTheSurveyAsItWas) {
   testing::CorpusGame g = testing::generated_game(7);
-  ASSERT_GT(g.events.size(), 40u);
+  ASSERT_GT(g.events.size(), 100u);
   g.events[15].payload = core::CardsDrawn{{"No Such Card"}};  // findings in the part that will fail
   testing::TempDir dir;
   core::GameId id = 0;
@@ -133,10 +133,11 @@ TEST(Survey, AFailedExtensionLeavesTheSurveyAsItWas) {
     auto first = replay::survey_game(archive, id);
     ASSERT_TRUE(first) << first.error().message;
     survey = std::move(*first);
-    ASSERT_TRUE(archive.store().append(id, 10, std::span(g.events).subspan(10, 30)));
+    ASSERT_TRUE(archive.store().append(id, 10, std::span(g.events).subspan(10, 90)));
   }
+  // The block at seq 65..99 removed: the survey folds 10..64, then fails.
   store::test::edit_raw(dir.store(), store::kDbEvents, [&](MDB_txn* txn, MDB_dbi dbi) {
-    ASSERT_TRUE(store::lmdb::del(txn, dbi, store::view(store::event_key(id, 25))).value());
+    ASSERT_TRUE(store::lmdb::del(txn, dbi, store::view(store::event_key(id, 65))).value());
   });
   const replay::GameSurvey before = *survey;
   Archive archive = open_rw(dir);
@@ -152,9 +153,9 @@ TEST(Survey, AFailedExtensionLeavesTheSurveyAsItWas) {
 
   // The same fold over the events before the gap does find the edit: the
   // undo had something to undo.
-  auto upto = replay::read_events(archive, id, 0, 25);
+  auto upto = replay::read_events(archive, id, 0, 65);
   ASSERT_TRUE(upto) << upto.error().message;
-  EXPECT_EQ(upto->size(), 25u);
+  EXPECT_EQ(upto->size(), 65u);
   core::GameState state;
   std::vector<core::Finding> found;
   for (const auto& ev : *upto) core::apply(core::Context{g.catalog, g.ruleset}, state, ev, found);

@@ -124,21 +124,23 @@ TEST_F(HostileStore, AGarbageFormatVersionReadsAsNewerAndIsUnsupported) {
 TEST_F(HostileStore, AnUnknownPayloadKindIsUnsupportedForThatGameOnly) {
   constexpr core::Seq kLast = 300;
   edit_raw(dir_.store(), kDbEvents, [&](MDB_txn* txn, MDB_dbi dbi) {
-    const std::string old = test::raw_event(txn, dbi, 1, kLast);
-    const auto header = events::decode_header(old);
-    ASSERT_TRUE(header);
+    const core::Seq first = test::block_first(kLast);
+    test::TestBlock block = test::read_block(txn, dbi, 1, first);
+    const std::string old = block.events.at(kLast - first);
     auto ev = events::decode_event(old);
     ASSERT_TRUE(ev);
     auto other = *ev;
     other.payload = core::TurnStarted{};
     events::test::RawMessage a(old);
-    events::test::RawMessage b(events::encode_event(other, header->prev_hash));
+    events::test::RawMessage b(events::encode_event(other));
     const auto offset = events::test::first_difference(a.event().getDataSection(), b.event().getDataSection());
     ASSERT_LT(offset, a.event().getDataSection().size());
     events::test::put_u16(a.event().getDataSection(), offset, 1000);
-    const std::string newer = a.pack();
-    test::put_raw(txn, dbi, view(event_key(1, kLast)), newer);
-    // The head over the new bytes, in game 1's metadata.
+    block.events.at(kLast - first) = a.canonical();
+    // Tags, S and the record's head over the new bytes, as that warlog would write them.
+    block.retag(first);
+    block.rehash(test::read_block(txn, dbi, 1, test::block_first(first - 1)).s);
+    test::write_block(txn, dbi, 1, first, block);
     MDB_dbi games = 0;
     ASSERT_TRUE(lmdb::dbi_open(txn, kDbGames, 0, games));
     const auto key = game_key(1);
@@ -146,7 +148,7 @@ TEST_F(HostileStore, AnUnknownPayloadKindIsUnsupportedForThatGameOnly) {
     ASSERT_TRUE(raw && *raw);
     auto meta = decode_game_meta(**raw);
     ASSERT_TRUE(meta);
-    meta->head = core::chain_hash(header->prev_hash, newer);
+    meta->head = block.s;
     test::put_raw(txn, games, view(key), encode_game_meta(*meta));
   });
   const std::string before = slurp(data());
@@ -161,10 +163,11 @@ TEST_F(HostileStore, AnUnknownPayloadKindIsUnsupportedForThatGameOnly) {
   EXPECT_EQ(scanned.error().code, ErrorCode::Unsupported);
   EXPECT_EQ(scanned.error().message, "game 1, seq 300: event payload kind 1000 is not known to this build");
   EXPECT_EQ(seen, kLast);
-  // The chain is sound: verify reads headers only, so the game verifies.
+  // The chain is sound: verify checks tags and blocks, and counts what it cannot decode.
   auto report = reader->verify(1);
   ASSERT_TRUE(report) << report.error().message;
   EXPECT_TRUE(report->ok()) << report->broken->to_string();
+  EXPECT_EQ(report->unknown_payloads, 1u);
   // Game 2 reads and verifies in full.
   EXPECT_EQ(test::read_all(store, 2).size(), 301u);
   auto report2 = reader->verify(2);

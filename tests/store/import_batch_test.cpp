@@ -34,7 +34,7 @@ TEST(StoreImportBatch, ImportsEveryGameWithConsecutiveIdsAndIntactChains) {
   for (std::size_t i = 0; i < games.size(); ++i) {
     ASSERT_TRUE((*ids)[i]) << (*ids)[i].error().message;
     const core::GameId id = 2 + i;
-    EXPECT_EQ(*(*ids)[i], id);
+    EXPECT_EQ((*ids)[i]->id, id);
     EXPECT_EQ(read_all(store, id), as_stored(games[i], id));
     EXPECT_TRUE(store.reader()->verify(id)->ok());
   }
@@ -42,34 +42,34 @@ TEST(StoreImportBatch, ImportsEveryGameWithConsecutiveIdsAndIntactChains) {
   EXPECT_EQ(store.import_game(make_game("After", 1)).value(), 5u);
 }
 
-TEST(StoreImportBatch, AGameAlreadyStoredIsAConflictAndSkippedWhole) {
+// Store format 2 › 3: the same stream again is "already imported as game N",
+// written nowhere, consuming no id; the same GameCreated with other moves is
+// another game.
+TEST(StoreImportBatch, AGameAlreadyStoredIsReportedWithItsIdAndSkippedWhole) {
   TempDir dir;
   auto store = open_store(dir.store());
   ASSERT_TRUE(store.import_game(make_game("Twice", 4)));
-  const Games games = {make_game("One", 3), make_game("Twice", 9), make_game("Two", 3)};
+  const Games games = {make_game("One", 3), make_game("Twice", 4), make_game("Two", 3), make_game("Twice", 9)};
   auto ids = store.import_games(spans(games));
   ASSERT_TRUE(ids) << ids.error().message;
-  EXPECT_EQ((*ids)[0].value(), 2u);
-  ASSERT_FALSE((*ids)[1]);
-  EXPECT_EQ((*ids)[1].error().code, ErrorCode::Conflict);
-  EXPECT_THAT((*ids)[1].error().message, HasSubstr("game 1"));
-  EXPECT_EQ((*ids)[2].value(), 3u) << "a skipped game consumes no id";
+  EXPECT_EQ((*ids)[0].value(), (ImportedGame{2, false}));
+  EXPECT_EQ((*ids)[1].value(), (ImportedGame{1, true}));
+  EXPECT_EQ((*ids)[2].value(), (ImportedGame{3, false})) << "a skipped game consumes no id";
+  EXPECT_EQ((*ids)[3].value(), (ImportedGame{4, false})) << "other moves: another game";
   auto r = store.reader();
-  EXPECT_EQ(r->game_ids().value(), (std::vector<core::GameId>{1, 2, 3}));
+  EXPECT_EQ(r->game_ids().value(), (std::vector<core::GameId>{1, 2, 3, 4}));
   EXPECT_EQ(r->game(1)->event_count, 5u) << "the stored game is untouched";
 }
 
-TEST(StoreImportBatch, TheSameGameTwiceInOneBatchIsAConflict) {
+TEST(StoreImportBatch, TheSameGameTwiceInOneBatchIsStoredOnce) {
   TempDir dir;
   auto store = open_store(dir.store());
-  const Games games = {make_game("Echo", 2), make_game("Echo", 5)};
+  const Games games = {make_game("Echo", 2), make_game("Echo", 2)};
   auto ids = store.import_games(spans(games));
   ASSERT_TRUE(ids) << ids.error().message;
-  EXPECT_EQ((*ids)[0].value(), 1u);
-  ASSERT_FALSE((*ids)[1]);
-  EXPECT_EQ((*ids)[1].error().code, ErrorCode::Conflict);
-  EXPECT_THAT((*ids)[1].error().message, HasSubstr("game 1"));
-  EXPECT_EQ(store.reader()->game(1)->event_count, 3u);
+  EXPECT_EQ((*ids)[0].value(), (ImportedGame{1, false}));
+  EXPECT_EQ((*ids)[1].value(), (ImportedGame{1, true}));
+  EXPECT_EQ(store.reader()->game_ids().value(), std::vector<core::GameId>{1});
 }
 
 TEST(StoreImportBatch, InvalidGamesAreSkippedAndLeaveNoEventBehind) {
@@ -82,11 +82,11 @@ TEST(StoreImportBatch, InvalidGamesAreSkippedAndLeaveNoEventBehind) {
   std::get<core::CardsDrawn>(games[3].back().payload).cards.push_back(std::string(events::kMaxEventBytes, 'x'));
   auto ids = store.import_games(spans(games));
   ASSERT_TRUE(ids) << ids.error().message;
-  EXPECT_EQ((*ids)[0].value(), 1u);
+  EXPECT_EQ((*ids)[0].value().id, 1u);
   EXPECT_EQ((*ids)[1].error().code, ErrorCode::InvalidArgument);
   EXPECT_THAT((*ids)[2].error().message, HasSubstr("not GameCreated"));
   EXPECT_EQ((*ids)[3].error().code, ErrorCode::ResourceExhausted);
-  EXPECT_EQ((*ids)[4].value(), 2u);
+  EXPECT_EQ((*ids)[4].value().id, 2u);
   EXPECT_EQ(read_all(store, 2), as_stored(games[4], 2));
   // Nothing of "Big" under any id: its events would sit under game 2's keys.
   auto r = store.reader();
@@ -96,16 +96,16 @@ TEST(StoreImportBatch, InvalidGamesAreSkippedAndLeaveNoEventBehind) {
   EXPECT_EQ(raw.value(), 2u);
 }
 
-TEST(StoreImportBatch, ARefusedGameDoesNotMakeItsTwinAConflict) {
+TEST(StoreImportBatch, ARefusedGameDoesNotMakeItsTwinAlreadyStored) {
   TempDir dir;
   auto store = open_store(dir.store());
-  Games games = {make_game("Twin", 4), make_game("Twin", 2), make_game("Other", 1)};
+  Games games = {make_game("Twin", 2), make_game("Twin", 2), make_game("Other", 1)};
   std::get<core::CardsDrawn>(games[0].back().payload).cards.push_back(std::string(events::kMaxEventBytes, 'x'));
   auto ids = store.import_games(spans(games));
   ASSERT_TRUE(ids) << ids.error().message;
   EXPECT_EQ((*ids)[0].error().code, ErrorCode::ResourceExhausted);
-  EXPECT_EQ((*ids)[1].value(), 1u) << "the first Twin was never stored";
-  EXPECT_EQ((*ids)[2].value(), 2u);
+  EXPECT_EQ((*ids)[1].value(), (ImportedGame{1, false})) << "the first Twin was never stored";
+  EXPECT_EQ((*ids)[2].value().id, 2u);
   EXPECT_EQ(read_all(store, 1), as_stored(games[1], 1));
 }
 

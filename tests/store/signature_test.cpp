@@ -18,7 +18,6 @@ namespace fs = std::filesystem;
 using test::edit_raw;
 using test::make_game;
 using test::open_store;
-using test::raw_event;
 using test::TempDir;
 using ::testing::HasSubstr;
 using Status = SignatureCheck::Status;
@@ -49,16 +48,31 @@ class SignatureTest : public ::testing::Test {
     ASSERT_TRUE(r) << r.error().message;
     EXPECT_EQ(r->seq, last);  // kept at the last event it covers
   }
-  // Flips the case of one letter of a card name in game 1's event `seq`:
-  // the bytes still decode; only hashes can tell.
-  void flip_letter(core::Seq seq) {
+  // Flips the case of one letter of a card name in game 1's event `seq`
+  // (seq >= 1: game 1's block 1..30) and recomputes the block's tags: the
+  // bytes still decode; only hashes can tell. With `consistent`, also the
+  // block's S and the record's head: a consistent store, which only a
+  // signature tells apart (docs/architecture.md › "Store format 2" › 4).
+  void flip_letter(core::Seq seq, bool consistent = false) {
+    core::Digest head{};
     edit_raw(dir_.store(), kDbEvents, [&](MDB_txn* txn, MDB_dbi dbi) {
-      std::string bytes = raw_event(txn, dbi, 1, seq);
+      test::TestBlock b = test::read_block(txn, dbi, 1, 1);
+      std::string& bytes = b.events.at(seq - 1);
       const auto pos = std::min({bytes.find("Ironclaw"), bytes.find("Claw Mus"), bytes.find("Paw Mili"),
                                  bytes.find("Grain Ca"), bytes.find("Talon Se")});
       ASSERT_NE(pos, std::string::npos);
       bytes[pos + 1] ^= 0x20;
-      test::put_raw(txn, dbi, view(event_key(1, seq)), bytes);
+      b.retag(1);
+      if (consistent) b.rehash(test::read_block(txn, dbi, 1, 0).s);
+      head = b.s;
+      test::write_block(txn, dbi, 1, 1, b);
+    });
+    if (!consistent) return;
+    edit_raw(dir_.store(), kDbGames, [&](MDB_txn* txn, MDB_dbi dbi) {
+      auto meta = decode_game_meta(*lmdb::get(txn, dbi, view(game_key(1))).value());
+      ASSERT_TRUE(meta);
+      meta->head = head;
+      test::put_raw(txn, dbi, view(game_key(1)), encode_game_meta(*meta));
     });
   }
 
@@ -156,7 +170,23 @@ TEST_F(SignatureTest, AFlippedByteInTheSignedEventsInvalidatesIt) {
   auto store = open_store(dir_.store(), Options{.read_only = true});
   auto report = store.reader()->verify(1);
   ASSERT_TRUE(report->broken) << "verify must see the chain break";
-  EXPECT_EQ(report->broken->seq, 13u);
+  EXPECT_EQ(report->broken->seq, 1u) << "the block at seq 1..30";
+  const auto c = check_signatures(*store.reader(), 1);
+  ASSERT_TRUE(c);
+  ASSERT_EQ(c->size(), 1u);
+  EXPECT_EQ((*c)[0].status, Status::Invalid);
+  EXPECT_THAT((*c)[0].detail, HasSubstr("cannot be read back"));
+}
+
+// Every tag, S and head recomputed: verify sees a consistent store; the
+// signature still knows what was signed.
+TEST_F(SignatureTest, AConsistentlyRehashedStoreVerifiesButItsSignatureIsInvalid) {
+  sign("Alice");
+  flip_letter(12, true);
+  auto store = open_store(dir_.store(), Options{.read_only = true});
+  auto report = store.reader()->verify(1);
+  ASSERT_TRUE(report);
+  EXPECT_TRUE(report->ok()) << report->broken->to_string();
   auto c = check_signatures(*store.reader(), 1);
   ASSERT_TRUE(c);
   ASSERT_EQ(c->size(), 1u);
@@ -194,7 +224,7 @@ TEST_F(SignatureTest, AnAlteredRecordDoesNotMatchItsKey) {
 TEST_F(SignatureTest, ARemovedEventInvalidatesIt) {
   sign("Alice");
   edit_raw(dir_.store(), kDbEvents, [](MDB_txn* txn, MDB_dbi dbi) {
-    ASSERT_TRUE(lmdb::del(txn, dbi, view(event_key(1, 8))).value());
+    ASSERT_TRUE(lmdb::del(txn, dbi, view(event_key(1, 1))).value());  // the block at seq 1..30
   });
   const auto c = checks(dir_.store(), 1);
   ASSERT_EQ(c.size(), 1u);

@@ -11,9 +11,11 @@
 #include <vector>
 
 #include "warlog/core/event.hpp"
+#include "warlog/core/hash.hpp"
 #include "warlog/store/keys.hpp"
 #include "warlog/store/lmdb.hpp"
 #include "warlog/store/store.hpp"
+#include "store/block_edit.hpp"
 
 namespace warlog::store::test {
 
@@ -40,6 +42,12 @@ class TempDir {
   fs::path path_;
 };
 
+// The catalog and ruleset every synthetic game names: open_store() stores
+// them (verify re-hashes the blobs a GameCreated names, so a game must find
+// them in its store).
+inline constexpr std::string_view kTestCatalog = "name,kind\nIronclaw Lancer,troop\n";
+inline constexpr std::string_view kTestRuleset = "name = \"store tests\"\n";
+
 // GameCreated, then `draws` CardsDrawn events with varied card names, so
 // events differ and a game's bytes depend on its title.
 inline std::vector<core::Event> make_game(const std::string& title, std::size_t draws) {
@@ -47,8 +55,8 @@ inline std::vector<core::Event> make_game(const std::string& title, std::size_t 
   core::GameCreated g;
   g.title = title;
   g.date = "2026-03-14";
-  g.ruleset_hash = std::string(64, 'a');
-  g.catalog_hash = std::string(64, 'c');
+  g.ruleset_hash = core::to_hex(core::blake2b(kTestRuleset));
+  g.catalog_hash = core::to_hex(core::blake2b(kTestCatalog));
   g.seats = {{"Ana", core::Allegiance::ClawEmpire}, {"Bo", core::Allegiance::PawCoalition}};
   g.territories = {{"Old Mill", core::Space{2, 1}}};
   core::Event created;
@@ -77,9 +85,15 @@ inline std::vector<core::Event> as_stored(std::vector<core::Event> events, core:
   return events;
 }
 
+// Opens a store; a writable one gets the synthetic games' blobs.
 inline Store open_store(const fs::path& path, Options options = {}) {
   auto s = Store::open(path, options);
   if (!s) throw std::runtime_error(s.error().message);
+  if (!options.read_only) {
+    if (!s->put_blob(BlobKind::Catalog, kTestCatalog) || !s->put_blob(BlobKind::Ruleset, kTestRuleset)) {
+      throw std::runtime_error("cannot store the test blobs");
+    }
+  }
   return std::move(*s);
 }
 
@@ -113,16 +127,54 @@ void edit_raw(const fs::path& path, const char* db, Fn&& fn) {
   ASSERT_TRUE(txn->commit());
 }
 
-inline std::string raw_event(MDB_txn* txn, MDB_dbi dbi, core::GameId game, core::Seq seq) {
-  const auto key = event_key(game, seq);
-  auto v = lmdb::get(txn, dbi, view(key));
-  if (!v || !*v) throw std::runtime_error("raw event missing");
-  return std::string(**v);
-}
-
 inline void put_raw(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view value) {
   auto r = lmdb::put(txn, dbi, key, value, 0);
   if (!r || !*r) throw std::runtime_error("raw put failed");
+}
+
+// How much of the store's own arithmetic a forger redoes after an edit.
+enum class Forge {
+  Bytes,       // only the event's bytes: its tag no longer holds
+  Tags,        // and the block's tags: the block's S no longer holds
+  Consistent,  // and every S after it and the record's head: verify sees a consistent store
+};
+
+// Rewrites game's event `seq` (its canonical bytes) with edit(bytes) in a
+// closed store, redoing what `forge` says.
+template <class Edit>
+void forge_event(const fs::path& path, core::GameId game, core::Seq seq, Edit&& edit, Forge forge) {
+  core::Digest head{};
+  edit_raw(path, kDbEvents, [&](MDB_txn* txn, MDB_dbi dbi) {
+    core::Seq first = block_first(seq);
+    TestBlock b = read_block(txn, dbi, game, first);
+    edit(b.events.at(seq - first));
+    if (forge != Forge::Bytes) b.retag(first);
+    if (forge == Forge::Consistent) {
+      core::Digest prev = first == 0 ? chain_start() : read_block(txn, dbi, game, block_first(first - 1)).s;
+      for (;;) {
+        b.rehash(prev);
+        write_block(txn, dbi, game, first, b);
+        prev = b.s;
+        first = first == 0 ? 1 : first + 64;
+        const auto key = event_key(game, first);
+        auto next = lmdb::get(txn, dbi, view(key));
+        if (!next || !*next) break;
+        b = TestBlock::parse(**next);
+      }
+      head = prev;
+    } else {
+      write_block(txn, dbi, game, first, b);
+    }
+  });
+  if (forge != Forge::Consistent) return;
+  edit_raw(path, kDbGames, [&](MDB_txn* txn, MDB_dbi dbi) {
+    auto raw = lmdb::get(txn, dbi, view(game_key(game)));
+    ASSERT_TRUE(raw && *raw);
+    auto meta = decode_game_meta(**raw);
+    ASSERT_TRUE(meta);
+    meta->head = head;
+    put_raw(txn, dbi, view(game_key(game)), encode_game_meta(*meta));
+  });
 }
 
 }  // namespace warlog::store::test

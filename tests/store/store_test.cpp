@@ -14,6 +14,7 @@
 namespace warlog::store {
 namespace {
 
+namespace fs = std::filesystem;
 using test::as_stored;
 using test::make_game;
 using test::open_store;
@@ -38,32 +39,65 @@ TEST(StoreImport, ScanReturnsTheImportedEventsWithIdsAndSeqsAssigned) {
   EXPECT_EQ(meta->event_count, 41u);
   EXPECT_EQ(meta->title, "Mill Road");
   EXPECT_EQ(meta->date, "2026-03-14");
-  EXPECT_EQ(meta->ruleset_hash, std::string(64, 'a'));
-  EXPECT_EQ(meta->catalog_hash, std::string(64, 'c'));
+  EXPECT_EQ(meta->ruleset_hash, core::to_hex(core::blake2b(test::kTestRuleset)));
+  EXPECT_EQ(meta->catalog_hash, core::to_hex(core::blake2b(test::kTestCatalog)));
   ASSERT_EQ(meta->seats.size(), 2u);
   EXPECT_EQ(meta->seats[1].player, "Bo");
   EXPECT_EQ(meta->seats[1].allegiance, core::Allegiance::PawCoalition);
 }
 
-TEST(StoreImport, ChainsEachHeaderToTheStoredBytesBefore) {
+// Store format 2 › 1: S(-1) = BLAKE2b("warlog.event-chain.2"), S(k) =
+// BLAKE2b(S(k-1) ‖ body(k)) over segments 0 | 1..64 | 65..128 | ..., the
+// body being u32 LE length ‖ canonical bytes per event: recomputed here from
+// the canonical bytes scan_raw gives, it is the record's head and head_at's.
+TEST(StoreImport, ChainsSegmentsOfCanonicalBytes) {
   TempDir dir;
   auto store = open_store(dir.store());
-  auto id = store.import_game(make_game("Chain", 5));
+  const auto events = make_game("Chain", 140);
+  auto id = store.import_game(events);
   ASSERT_TRUE(id);
   auto r = store.reader();
   ASSERT_TRUE(r);
-  core::Digest running{};
+  core::Digest s = core::blake2b("warlog.event-chain.2");
+  std::string body;
+  std::vector<core::Digest> heads;  // the head after seq + 1 events
   auto n = r->scan_raw(*id, 0, kEndSeq, [&](core::Seq seq, std::string_view bytes) {
+    EXPECT_EQ(bytes, events::encode_event(events[seq], seq)) << "seq " << seq;
     auto h = events::decode_header(bytes);
     EXPECT_TRUE(h);
     EXPECT_EQ(h->seq, seq);
-    EXPECT_EQ(h->prev_hash, running) << "seq " << seq;
-    running = core::chain_hash(running, bytes);
+    if (seq == 1 || (seq > 1 && (seq - 1) % 64 == 0)) {  // a segment starts
+      s = core::chain_hash(s, body);
+      body.clear();
+    }
+    for (int i = 0; i < 4; ++i) body.push_back(static_cast<char>(bytes.size() >> (8 * i) & 0xFF));
+    body.append(bytes);
+    heads.push_back(core::chain_hash(s, body));
     return true;
   });
   ASSERT_TRUE(n);
-  EXPECT_EQ(*n, 6u);
-  EXPECT_EQ(r->game(*id)->head, running);
+  EXPECT_EQ(*n, 141u);
+  EXPECT_EQ(r->game(*id)->head, heads.back());
+  for (core::Seq count : {1u, 2u, 64u, 65u, 66u, 129u, 130u, 141u}) {
+    EXPECT_EQ(r->head_at(*id, count).value(), heads[count - 1]) << "count " << count;
+  }
+  EXPECT_EQ(r->head_at(*id, 0).error().code, ErrorCode::InvalidArgument);
+  EXPECT_EQ(r->head_at(*id, 142).error().code, ErrorCode::InvalidArgument);
+}
+
+// The same game in two stores, under other local ids, has the same chain.
+TEST(StoreImport, TheChainDoesNotDependOnTheLocalId) {
+  TempDir one, two;
+  auto a = open_store(one.store());
+  auto b = open_store(two.store());
+  ASSERT_TRUE(b.import_game(make_game("Other", 3)));
+  const auto events = make_game("Travels", 70);
+  ASSERT_EQ(a.import_game(events).value(), 1u);
+  ASSERT_EQ(b.import_game(events).value(), 2u);
+  const auto ma = a.reader()->game(1).value();
+  const auto mb = b.reader()->game(2).value();
+  EXPECT_EQ(ma.head, mb.head);
+  EXPECT_EQ(ma.identity, mb.identity);
 }
 
 TEST(StoreImport, ScanHonoursTheRangeAndStopsWhenAsked) {
@@ -106,16 +140,45 @@ TEST(StoreImport, ReimportingTheSameGameIsAConflictAndWritesNothing) {
   auto store = open_store(dir.store());
   const auto events = make_game("Twice", 10);
   ASSERT_TRUE(store.import_game(events));
-  // Same GameCreated, different body: still the same game.
-  auto again = store.import_game(make_game("Twice", 12));
+  auto again = store.import_game(events);
   ASSERT_FALSE(again);
   EXPECT_EQ(again.error().code, ErrorCode::Conflict);
-  EXPECT_THAT(again.error().message, HasSubstr("game 1"));
+  EXPECT_THAT(again.error().message, HasSubstr("already imported as game 1"));
   auto r = store.reader();
   EXPECT_EQ(r->game_ids().value(), std::vector<core::GameId>{1});
   EXPECT_EQ(r->game(1)->event_count, 11u);
   // The id was not consumed either.
   EXPECT_EQ(store.import_game(make_game("Other", 1)).value(), 2u);
+}
+
+// Store format 2 › 3: an imported game is indexed by the head of its whole
+// stream, so the same GameCreated with other moves is another game.
+TEST(StoreImport, SameGameCreatedWithOtherMovesIsAnotherGame) {
+  TempDir dir;
+  auto store = open_store(dir.store());
+  ASSERT_EQ(store.import_game(make_game("Twice", 10)).value(), 1u);
+  EXPECT_EQ(store.import_game(make_game("Twice", 12)).value(), 2u);
+  auto r = store.reader();
+  EXPECT_EQ(r->game(1)->identity, r->game(2)->identity);  // one GameCreated, one identity
+  EXPECT_NE(r->game(1)->head, r->game(2)->head);
+}
+
+// import_games reports an identical stream (stored before or earlier in the
+// batch) as already stored, with its id, and writes nothing for it.
+TEST(StoreImport, IdenticalStreamInABatchIsAlreadyStored) {
+  TempDir dir;
+  auto store = open_store(dir.store());
+  const auto a = make_game("A", 5);
+  const auto b = make_game("B", 5);
+  ASSERT_EQ(store.import_game(a).value(), 1u);
+  const std::vector<std::span<const core::Event>> batch{a, b, b};
+  auto out = store.import_games(batch);
+  ASSERT_TRUE(out) << out.error().message;
+  ASSERT_EQ(out->size(), 3u);
+  EXPECT_EQ((*out)[0].value(), (ImportedGame{1, true}));
+  EXPECT_EQ((*out)[1].value(), (ImportedGame{2, false}));
+  EXPECT_EQ((*out)[2].value(), (ImportedGame{2, true}));
+  EXPECT_EQ(store.reader()->game_ids().value(), (std::vector<core::GameId>{1, 2}));
 }
 
 TEST(StoreImport, SameTitleOnAnotherDateIsAnotherGame) {
@@ -127,14 +190,18 @@ TEST(StoreImport, SameTitleOnAnotherDateIsAnotherGame) {
   EXPECT_EQ(store.import_game(next_week).value(), 2u);
 }
 
-TEST(StoreImport, IdentityCoversEverySetupFieldButNotTheHeader) {
+// identity = BLAKE2b-256("warlog.game-identity.2" ‖ canonical(event 0)):
+// every setup field is in it, the local game id is not.
+TEST(StoreImport, IdentityCoversEverySetupFieldButNotTheLocalId) {
   const auto base = make_game("Id", 0)[0];
-  const auto& g = std::get<core::GameCreated>(base.payload);
-  const core::Digest id = game_identity(g);
+  const core::Digest id = game_identity(events::encode_event(base));
+  std::string tagged = "warlog.game-identity.2";
+  tagged += events::encode_event(base);
+  EXPECT_EQ(id, core::blake2b(tagged));
   auto changed = [&](auto edit) {
-    core::GameCreated c = g;
-    edit(c);
-    return game_identity(c) != id;
+    core::Event e = base;
+    edit(std::get<core::GameCreated>(e.payload));
+    return game_identity(events::encode_event(e)) != id;
   };
   EXPECT_TRUE(changed([](core::GameCreated& c) { c.title += "!"; }));
   EXPECT_TRUE(changed([](core::GameCreated& c) { c.ruleset_hash[0] = 'b'; }));
@@ -143,11 +210,15 @@ TEST(StoreImport, IdentityCoversEverySetupFieldButNotTheHeader) {
   EXPECT_TRUE(changed([](core::GameCreated& c) { c.seats[0].allegiance = core::Allegiance::Weald; }));
   EXPECT_TRUE(changed([](core::GameCreated& c) { c.territories[0].space.row = 2; }));
   EXPECT_TRUE(changed([](core::GameCreated& c) { c.rows = 6; }));
-  // "ab" + "c" and "a" + "bc" must not collide: strings are length-prefixed.
+  EXPECT_TRUE(changed([](core::GameCreated& c) { c.game_uuid = std::string(16, '\x07'); }));
+  // "ab" + "c" and "a" + "bc" must not collide: Cap'n Proto texts have lengths.
   EXPECT_TRUE(changed([](core::GameCreated& c) {
     c.title = "Id" + c.date.substr(0, 1);
     c.date = c.date.substr(1);
   }));
+  core::Event elsewhere = base;
+  elsewhere.game = 42;
+  EXPECT_EQ(game_identity(events::encode_event(elsewhere)), id);
 }
 
 TEST(StoreImport, UnknownGameIsNotFoundInOneLine) {
@@ -192,6 +263,28 @@ TEST(StoreAppend, AppendsAtTheExpectedSeq) {
   EXPECT_EQ(*count, 11u);
   EXPECT_EQ(read_all(store, *id), as_stored(events, *id));
   EXPECT_TRUE(store.reader()->verify(*id)->ok());
+}
+
+// The open tail is rewritten by each append and a new block begins after
+// seq 64k: appending one event at a time across block ends gives the same
+// chain, head and blocks as importing the whole game at once.
+TEST(StoreAppend, OneAtATimeAcrossBlockEndsChainsAsAnImport) {
+  TempDir one, two;
+  auto live = open_store(one.store());
+  auto bulk = open_store(two.store());
+  const auto events = make_game("Tail", 200);
+  ASSERT_TRUE(bulk.import_game(events));
+  ASSERT_TRUE(live.import_game(std::span(events).first(2)));
+  for (core::Seq next = 2; next < events.size(); ++next) {
+    auto n = live.append(1, next, std::span(events).subspan(next, 1));
+    ASSERT_TRUE(n) << "seq " << next << ": " << n.error().message;
+  }
+  EXPECT_EQ(read_all(live, 1), as_stored(events, 1));
+  EXPECT_EQ(live.reader()->game(1)->head, bulk.reader()->game(1)->head);
+  EXPECT_TRUE(live.reader()->verify(1)->ok());
+  for (core::Seq count : {64u, 65u, 66u, 129u, 201u}) {
+    EXPECT_EQ(live.reader()->head_at(1, count).value(), bulk.reader()->head_at(1, count).value()) << count;
+  }
 }
 
 TEST(StoreAppend, StaleExpectedSeqIsAConflictAndWritesNothing) {
@@ -296,7 +389,8 @@ TEST(StoreKeys, GameLongerThan65536EventsReadsInOrderAcrossGames) {
     }
     EXPECT_TRUE(r->verify(2)->ok());
   }
-  // The raw events database, in LMDB's own order, is (game, seq) ascending.
+  // The raw events database, in LMDB's own order, is (game, first seq)
+  // ascending, one block per segment: 0, 1, 65, 129, ...
   test::edit_raw(dir.store(), kDbEvents, [&](MDB_txn* txn, MDB_dbi dbi) {
     auto c = lmdb::Cursor::open(txn, dbi);
     ASSERT_TRUE(c);
@@ -306,14 +400,15 @@ TEST(StoreKeys, GameLongerThan65536EventsReadsInOrderAcrossGames) {
       const auto k = parse_event_key(c->key());
       ASSERT_TRUE(k);
       if (total > 0) {
-        EXPECT_TRUE(k->game == prev.game ? k->seq == prev.seq + 1
+        EXPECT_TRUE(k->game == prev.game ? k->seq == (prev.seq == 0 ? 1 : prev.seq + 64)
                                          : k->game == prev.game + 1 && k->seq == 0)
             << "after " << prev.game << "/" << prev.seq << " came " << k->game << "/" << k->seq;
       }
       prev = *k;
       ++total;
     }
-    EXPECT_EQ(total, 301 + kLong + 301);
+    const auto blocks = [](std::size_t events) { return 1 + (events - 1 + 63) / 64; };
+    EXPECT_EQ(total, blocks(301) + blocks(kLong) + blocks(301));
   });
 }
 
@@ -405,6 +500,20 @@ TEST(StoreOpen, NewerFormatIsUnsupported) {
   }
 }
 
+// The committed format-1 store (tests/data/format1-store/README.md): this
+// warlog reads format 2 only and says how to get there.
+TEST(StoreOpen, FormatOneStoreSaysRunMigrate) {
+  TempDir dir;
+  fs::create_directories(dir.store());
+  fs::copy_file(fs::path(WARLOG_SOURCE_DIR) / "tests/data/format1-store/data.mdb", dir.store() / "data.mdb");
+  for (bool ro : {true, false}) {
+    auto s = Store::open(dir.store(), Options{.read_only = ro});
+    ASSERT_FALSE(s);
+    EXPECT_EQ(s.error().code, ErrorCode::Unsupported);
+    EXPECT_EQ(s.error().message, "store " + dir.store().string() + " has format 1: run `warlog migrate`");
+  }
+}
+
 TEST(StoreOpen, AnLmdbEnvironmentThatIsNotAStoreIsRefused) {
   TempDir dir;
   {
@@ -423,27 +532,54 @@ TEST(StoreOpen, AnLmdbEnvironmentThatIsNotAStoreIsRefused) {
   EXPECT_THAT(s.error().message, HasSubstr("not a warlog store"));
 }
 
+// The record v2 (game_meta.hpp): 114 bytes, only what the chains need; the
+// derived fields are never stored.
 TEST(StoreGameMeta, RoundTripsAndRefusesTruncation) {
   GameMeta m;
-  m.id = 3;
   m.event_count = 70'000;
   m.head[0] = 0xAB;
+  m.annotation_count = 3;
+  m.annotation_head[7] = 0x11;
   m.identity[31] = 0x01;
-  m.title = "Mill Road";
-  m.date = "2026-03-14";
-  m.ruleset_hash = "ab";
-  m.catalog_hash = "cd";
-  m.seats = {{"Ana", core::Allegiance::Weald}, {"Bo", core::Allegiance::Hirelings}};
+  m.flags = kGameMigrated;
   const auto bytes = encode_game_meta(m);
+  EXPECT_EQ(bytes.size(), kGameMetaBytes);
+  EXPECT_EQ(bytes[0], 2);
   EXPECT_EQ(decode_game_meta(bytes).value(), m);
+  EXPECT_TRUE(decode_game_meta(bytes)->migrated());
+  GameMeta titled = m;
+  titled.title = "Mill Road";
+  titled.seats = {{"Ana", core::Allegiance::Weald}};
+  EXPECT_EQ(encode_game_meta(titled), bytes) << "the derived fields are not stored";
   for (std::size_t n = 0; n < bytes.size(); ++n) {
     auto d = decode_game_meta(std::string_view(bytes).substr(0, n));
     ASSERT_FALSE(d) << n;
     EXPECT_EQ(d.error().code, ErrorCode::DataLoss);
   }
+  EXPECT_EQ(decode_game_meta(bytes + "x").error().code, ErrorCode::DataLoss);
   std::string newer = bytes;
   newer[0] = static_cast<char>(kGameMetaVersion + 1);
   EXPECT_EQ(decode_game_meta(newer).error().code, ErrorCode::Unsupported);
+  std::string format1 = bytes;
+  format1[0] = 1;
+  EXPECT_THAT(decode_game_meta(format1).error().message, HasSubstr("warlog migrate"));
+  std::string flags = bytes;
+  flags.back() = '\x02';
+  EXPECT_EQ(decode_game_meta(flags).error().code, ErrorCode::DataLoss);
+}
+
+// A new game's annotation chain starts at A(-1) = BLAKE2b-256(
+// "warlog.annotation-chain.2" ‖ identity), with no annotations.
+TEST(StoreGameMeta, ANewGameStartsItsAnnotationChain) {
+  TempDir dir;
+  auto store = open_store(dir.store());
+  ASSERT_TRUE(store.import_game(make_game("Fresh", 3)));
+  const auto m = store.reader()->game(1).value();
+  EXPECT_EQ(m.annotation_count, 0u);
+  std::string tagged = "warlog.annotation-chain.2";
+  tagged.append(reinterpret_cast<const char*>(m.identity.data()), m.identity.size());
+  EXPECT_EQ(m.annotation_head, core::blake2b(tagged));
+  EXPECT_FALSE(m.migrated());
 }
 
 }  // namespace

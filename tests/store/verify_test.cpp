@@ -1,6 +1,7 @@
 // verify names the first broken link for each way a stored stream can be
-// damaged. Each test closes the store, edits the raw LMDB with the C API the
-// way a failing disk or a forger would, reopens and verifies.
+// damaged (docs/architecture.md › "Store format 2" › 4). Each test closes the
+// store, edits the raw LMDB with the C API the way a failing disk or a
+// forger would (block_edit.hpp), reopens and verifies.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -16,12 +17,18 @@ using test::edit_raw;
 using test::make_game;
 using test::open_store;
 using test::raw_event;
+using test::TestBlock;
 using test::TempDir;
 using ::testing::HasSubstr;
 using Kind = BrokenLink::Kind;
 
-constexpr std::size_t kDraws = 30;  // events seq 0..30
+
+// Events seq 0..150: block 0 (GameCreated), blocks at 1..64 and 65..128
+// (sealed), and the open tail 129..150.
+constexpr std::size_t kDraws = 150;
 constexpr core::Seq kLast = kDraws;
+constexpr core::Seq kMid = 65;    // a sealed block in the middle
+constexpr core::Seq kTail = 129;  // the open tail
 
 // Two games, so damage to game 1 is shown not to leak into game 2.
 class VerifyTest : public ::testing::Test {
@@ -52,28 +59,33 @@ class VerifyTest : public ::testing::Test {
     EXPECT_TRUE(verify(2).ok());
   }
 
-  // Rewrites the value of game 1, seq with edit(bytes).
+  // Rewrites the block of game 1 starting at `first` with edit(block).
   template <class Edit>
-  void rewrite_event(core::Seq seq, Edit&& edit) {
+  void rewrite_block(core::Seq first, Edit&& edit) {
     edit_raw(dir_.store(), kDbEvents, [&](MDB_txn* txn, MDB_dbi dbi) {
-      std::string bytes = raw_event(txn, dbi, 1, seq);
-      edit(bytes);
-      test::put_raw(txn, dbi, view(event_key(1, seq)), bytes);
+      TestBlock b = test::read_block(txn, dbi, 1, first);
+      edit(b);
+      test::write_block(txn, dbi, 1, first, b);
     });
   }
 
-  // Flips the case of one letter of a card name: the bytes still decode, only
-  // the hash chain can tell. A text starts on a word boundary, so its first
-  // 8 bytes are contiguous in the packed encoding.
-  void flip_card_letter(core::Seq seq) {
-    rewrite_event(seq, [](std::string& bytes) {
-      std::size_t pos = std::string::npos;
-      for (const char* word : {"Ironclaw", "Claw Mus", "Paw Mili", "Grain Ca", "Talon Se"}) {
-        pos = std::min(pos, bytes.find(word));
-      }
-      ASSERT_NE(pos, std::string::npos) << "no card name in the packed bytes";
-      bytes[pos + 1] ^= 0x20;  // "Ironclaw" -> "IRonclaw"
-    });
+  // Flips the case of one letter of a card name in event seq: the bytes
+  // still decode, only the tags and the chain can tell.
+  static void flip_card_letter(TestBlock& b, core::Seq first, core::Seq seq) {
+    std::string& bytes = b.events.at(seq - first);
+    std::size_t pos = std::string::npos;
+    for (const char* word : {"Ironclaw", "Claw Mus", "Paw Mili", "Grain Ca", "Talon Se"}) {
+      pos = std::min(pos, bytes.find(word));
+    }
+    ASSERT_NE(pos, std::string::npos) << "no card name in the canonical bytes";
+    bytes[pos + 1] ^= 0x20;  // "Ironclaw" -> "IRonclaw"
+  }
+
+  // The stored S of game 1's block at first.
+  core::Digest stored_s(core::Seq first) {
+    core::Digest s{};
+    edit_raw(dir_.store(), kDbEvents, [&](MDB_txn* txn, MDB_dbi dbi) { s = test::read_block(txn, dbi, 1, first).s; });
+    return s;
   }
 
   TempDir dir_;
@@ -87,64 +99,128 @@ TEST_F(VerifyTest, CleanStoreVerifies) {
   }
 }
 
-TEST_F(VerifyTest, FlippedByteBreaksTheNextLink) {
-  flip_card_letter(11);
-  expect_broken(12, Kind::ChainMismatch, "does not match the hash of event 11");
+// An editor who did not recompute the tags: verify names the event.
+TEST_F(VerifyTest, FlippedByteIsTheFirstAlteredEventByItsTag) {
+  rewrite_block(kMid, [](TestBlock& b) { flip_card_letter(b, kMid, 70); });
+  expect_broken(70, Kind::TagMismatch, "event 70's tag does not hold");
+}
+
+// Tags recomputed, S not: the block's S names the block.
+TEST_F(VerifyTest, FlippedByteWithRecomputedTagsNamesTheBlock) {
+  rewrite_block(kMid, [](TestBlock& b) {
+    flip_card_letter(b, kMid, 70);
+    b.retag(kMid);
+  });
+  expect_broken(kMid, Kind::ChainMismatch, "the chain breaks in the block at seq 65..128");
+}
+
+// Tags and the block's S recomputed: the next block's S no longer follows.
+TEST_F(VerifyTest, ARehashedBlockBreaksTheNextOne) {
+  const core::Digest before = stored_s(1);
+  rewrite_block(kMid, [&](TestBlock& b) {
+    flip_card_letter(b, kMid, 70);
+    b.retag(kMid);
+    b.rehash(before);
+  });
+  expect_broken(kTail, Kind::ChainMismatch, "the chain breaks in the block at seq 129..150");
+}
+
+// Every tag and S recomputed to the end: only the record's head tells.
+TEST_F(VerifyTest, EveryBlockRehashedLeavesTheRecordsHead) {
+  const core::Digest before = stored_s(1);
+  core::Digest mid{};
+  rewrite_block(kMid, [&](TestBlock& b) {
+    flip_card_letter(b, kMid, 70);
+    b.retag(kMid);
+    b.rehash(before);
+    mid = b.s;
+  });
+  rewrite_block(kTail, [&](TestBlock& b) { b.rehash(mid); });
+  expect_broken(kLast, Kind::HeadMismatch, "does not end at the head in the game record");
 }
 
 TEST_F(VerifyTest, FlippedByteInTheLastEventBreaksTheHead) {
-  flip_card_letter(kLast);
+  const core::Digest before = stored_s(kMid);
+  rewrite_block(kTail, [&](TestBlock& b) {
+    flip_card_letter(b, kTail, kLast);
+    b.retag(kTail);
+    b.rehash(before);
+  });
   expect_broken(kLast, Kind::HeadMismatch, "head");
 }
 
-TEST_F(VerifyTest, TruncatedValueIsUndecodable) {
-  rewrite_event(7, [](std::string& bytes) { bytes.resize(bytes.size() / 2); });
-  expect_broken(7, Kind::Undecodable, "do not decode");
+TEST_F(VerifyTest, TruncatedBlockIsUndecodable) {
+  edit_raw(dir_.store(), kDbEvents, [](MDB_txn* txn, MDB_dbi dbi) {
+    std::string v(*lmdb::get(txn, dbi, view(event_key(1, kMid))).value());
+    v.resize(v.size() / 2);
+    test::put_raw(txn, dbi, view(event_key(1, kMid)), v);
+  });
+  expect_broken(kMid, Kind::Undecodable, "its header states");
 }
 
-TEST_F(VerifyTest, GarbageValueIsUndecodableNotACrash) {
-  rewrite_event(3, [](std::string& bytes) { bytes.assign(bytes.size(), '\xff'); });
+TEST_F(VerifyTest, GarbageBlockIsUndecodableNotACrash) {
+  edit_raw(dir_.store(), kDbEvents, [](MDB_txn* txn, MDB_dbi dbi) {
+    const std::size_t n = lmdb::get(txn, dbi, view(event_key(1, kMid))).value()->size();
+    test::put_raw(txn, dbi, view(event_key(1, kMid)), std::string(n, '\xff'));
+  });
   const auto report = verify(1);
   ASSERT_TRUE(report.broken);
-  EXPECT_EQ(report.broken->seq, 3u);
+  EXPECT_EQ(report.broken->seq, kMid);
 }
 
-TEST_F(VerifyTest, RemovedEventIsAGap) {
-  edit_raw(dir_.store(), kDbEvents, [](MDB_txn* txn, MDB_dbi dbi) {
-    ASSERT_TRUE(lmdb::del(txn, dbi, view(event_key(1, 9))).value());
+// A truncated event inside an intact block layout, tags recomputed: decoding
+// within the limits names it.
+TEST_F(VerifyTest, TruncatedEventIsUndecodable) {
+  rewrite_block(kMid, [](TestBlock& b) {
+    b.events[7].resize(b.events[7].size() - 8);
+    b.retag(kMid);
   });
-  expect_broken(9, Kind::Gap, "event 9 is missing");
+  expect_broken(kMid + 7, Kind::Undecodable, "does not decode");
+}
+
+TEST_F(VerifyTest, RemovedBlockIsAGap) {
+  edit_raw(dir_.store(), kDbEvents, [](MDB_txn* txn, MDB_dbi dbi) {
+    ASSERT_TRUE(lmdb::del(txn, dbi, view(event_key(1, kMid))).value());
+  });
+  expect_broken(kMid, Kind::Gap, "the block at seq 65 is missing");
   // Readers refuse to stream past the gap rather than skip it.
   auto store = open_store(dir_.store(), Options{.read_only = true});
   std::size_t seen = 0;
   auto n = store.reader()->scan(1, 0, kEndSeq, [&](const core::Event&) { return ++seen, true; });
   ASSERT_FALSE(n);
   EXPECT_EQ(n.error().code, ErrorCode::DataLoss);
-  EXPECT_EQ(seen, 9u);
+  EXPECT_EQ(seen, kMid);
 }
 
-TEST_F(VerifyTest, RemovedLastEventIsACountMismatch) {
+TEST_F(VerifyTest, RemovedLastBlockIsACountMismatch) {
   edit_raw(dir_.store(), kDbEvents, [](MDB_txn* txn, MDB_dbi dbi) {
-    ASSERT_TRUE(lmdb::del(txn, dbi, view(event_key(1, kLast))).value());
+    ASSERT_TRUE(lmdb::del(txn, dbi, view(event_key(1, kTail))).value());
   });
-  expect_broken(kLast, Kind::CountMismatch, "the stream ends there");
+  expect_broken(kTail, Kind::CountMismatch, "the stream ends there");
 }
 
+// Swapped inside their block with the tags recomputed (a tag covers its seq,
+// so without that the tag of seq 4 names it first): the headers tell.
 TEST_F(VerifyTest, SwappedEventsAreAReordering) {
-  edit_raw(dir_.store(), kDbEvents, [](MDB_txn* txn, MDB_dbi dbi) {
-    const std::string a = raw_event(txn, dbi, 1, 4);
-    const std::string b = raw_event(txn, dbi, 1, 5);
-    test::put_raw(txn, dbi, view(event_key(1, 4)), b);
-    test::put_raw(txn, dbi, view(event_key(1, 5)), a);
+  rewrite_block(1, [](TestBlock& b) {
+    std::swap(b.events[3], b.events[4]);  // seqs 4 and 5
+    b.retag(1);
   });
-  expect_broken(4, Kind::HeaderMismatch, "header says game 1, seq 5");
+  expect_broken(4, Kind::HeaderMismatch, "header says seq 5");
 }
 
-TEST_F(VerifyTest, EventCopiedFromAnotherGameIsCaught) {
+TEST_F(VerifyTest, SwappedEventsWithStaleTagsAreTheFirstAlteredEvent) {
+  rewrite_block(1, [](TestBlock& b) { std::swap(b.events[3], b.events[4]); });
+  expect_broken(4, Kind::TagMismatch, "event 4's tag");
+}
+
+// The same moves in another game: tags hold (same seqs, same bytes), but S
+// chains from that game's own GameCreated.
+TEST_F(VerifyTest, BlockCopiedFromAnotherGameIsCaught) {
   edit_raw(dir_.store(), kDbEvents, [](MDB_txn* txn, MDB_dbi dbi) {
-    test::put_raw(txn, dbi, view(event_key(1, 6)), raw_event(txn, dbi, 2, 6));
+    test::write_block(txn, dbi, 1, 1, test::read_block(txn, dbi, 2, 1));
   });
-  expect_broken(6, Kind::HeaderMismatch, "header says game 2");
+  expect_broken(1, Kind::ChainMismatch, "block at seq 1..64");
 }
 
 TEST_F(VerifyTest, ForgedHeadIsAHeadMismatch) {
@@ -156,7 +232,7 @@ TEST_F(VerifyTest, ForgedHeadIsAHeadMismatch) {
     meta->head[0] ^= 1;
     test::put_raw(txn, dbi, view(game_key(1)), encode_game_meta(*meta));
   });
-  expect_broken(kLast, Kind::HeadMismatch, "metadata");
+  expect_broken(kLast, Kind::HeadMismatch, "game record");
   // And nothing is appended onto the broken chain.
   auto store = open_store(dir_.store());
   const auto more = make_game("Victim", 1);
@@ -165,13 +241,74 @@ TEST_F(VerifyTest, ForgedHeadIsAHeadMismatch) {
   EXPECT_EQ(r.error().code, ErrorCode::DataLoss);
 }
 
+TEST_F(VerifyTest, ForgedIdentityIsAnIdentityMismatch) {
+  edit_raw(dir_.store(), kDbGames, [](MDB_txn* txn, MDB_dbi dbi) {
+    auto meta = decode_game_meta(*lmdb::get(txn, dbi, view(game_key(1))).value());
+    ASSERT_TRUE(meta);
+    meta->identity[5] ^= 1;
+    test::put_raw(txn, dbi, view(game_key(1)), encode_game_meta(*meta));
+  });
+  expect_broken(0, Kind::IdentityMismatch, "event 0 does not hash to the identity");
+}
+
+TEST_F(VerifyTest, RemovedIndexEntryIsAnIdentityMismatch) {
+  edit_raw(dir_.store(), kDbIdentity, [](MDB_txn* txn, MDB_dbi dbi) {
+    std::string key;
+    {
+      auto cursor = lmdb::Cursor::open(txn, dbi);
+      ASSERT_TRUE(cursor);
+      for (auto e = cursor->get(MDB_FIRST); e && *e; e = cursor->get(MDB_NEXT)) {
+        if (get_be64(cursor->value().data()) == 1) key = std::string(cursor->key());
+      }
+    }
+    ASSERT_EQ(key.size(), 32u);
+    ASSERT_TRUE(lmdb::del(txn, dbi, key).value());
+  });
+  expect_broken(0, Kind::IdentityMismatch, "no identity-index entry");
+}
+
 TEST_F(VerifyTest, CorruptMetadataIsReportedNotThrown) {
   edit_raw(dir_.store(), kDbGames, [](MDB_txn* txn, MDB_dbi dbi) {
-    test::put_raw(txn, dbi, view(game_key(1)), "\x01garbage");
+    test::put_raw(txn, dbi, view(game_key(1)), "\x02garbage");
   });
   expect_broken(0, Kind::BadMetadata, "corrupt");
   auto store = open_store(dir_.store(), Options{.read_only = true});
   EXPECT_EQ(store.reader()->game_ids().value(), (std::vector<core::GameId>{1, 2}));
+}
+
+// A deleted game record no longer hides a game: its events are an orphan.
+TEST_F(VerifyTest, EventsWithoutARecordAreAnOrphan) {
+  edit_raw(dir_.store(), kDbGames, [](MDB_txn* txn, MDB_dbi dbi) {
+    ASSERT_TRUE(lmdb::del(txn, dbi, view(game_key(1))).value());
+  });
+  auto store = open_store(dir_.store(), Options{.read_only = true});
+  auto r = store.reader();
+  EXPECT_EQ(r->game_ids().value(), (std::vector<core::GameId>{2}));
+  EXPECT_EQ(r->orphan_games().value(), (std::vector<core::GameId>{1}));
+  const auto report = r->verify(1);
+  ASSERT_TRUE(report);
+  ASSERT_TRUE(report->broken);
+  EXPECT_EQ(report->broken->kind, Kind::Orphan);
+  EXPECT_THAT(report->broken->what, HasSubstr("no game record"));
+  EXPECT_EQ(r->verify(3).error().code, ErrorCode::NotFound);
+}
+
+// Store format 2 › 2: catalog and ruleset blobs are re-hashed on every read.
+TEST_F(VerifyTest, AlteredBlobIsABlobMismatch) {
+  edit_raw(dir_.store(), kDbBlobs, [](MDB_txn* txn, MDB_dbi dbi) {
+    const auto key = blob_key(BlobKind::Ruleset, core::blake2b(test::kTestRuleset));
+    std::string v(*lmdb::get(txn, dbi, view(key)).value());
+    v[0] ^= 1;
+    test::put_raw(txn, dbi, view(key), v);
+  });
+  const auto report = verify(1);
+  ASSERT_TRUE(report.broken);
+  EXPECT_EQ(report.broken->kind, Kind::BlobMismatch);
+  EXPECT_THAT(report.broken->what, HasSubstr("does not hash to its name"));
+  auto store = open_store(dir_.store(), Options{.read_only = true});
+  auto blob = store.reader()->get_blob(BlobKind::Ruleset, core::blake2b(test::kTestRuleset));
+  ASSERT_FALSE(blob);
+  EXPECT_EQ(blob.error().code, ErrorCode::DataLoss);
 }
 
 }  // namespace

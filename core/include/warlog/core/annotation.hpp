@@ -80,6 +80,18 @@ struct GameSigned {
   friend bool operator==(const GameSigned&, const GameSigned&) = default;
 };
 
-using Annotation = std::variant<DisputeRaised, DisputeRuled, GameSigned>;
+// The last record a migration appends to each game (`warlog migrate`,
+// docs/architecture.md › "Store format 2" › 7): what the game was in format
+// 1, so that verify can say where it came from and who had signed it there.
+struct Migrated {
+  Digest format1_head{};              // format 1's chain hash of the last event
+  Seq event_count = 0;
+  std::vector<PublicKey> signer_keys;  // format-1 signatures found valid at that head
+  std::vector<std::string> signers;    // their self-declared names, same order
+  std::int64_t migrated_at = 0;        // ms since the Unix epoch UTC
+  friend bool operator==(const Migrated&, const Migrated&) = default;
+};
+
+using Annotation = std::variant<DisputeRaised, DisputeRuled, GameSigned, Migrated>;
 
 }  // namespace warlog::core

@@ -50,6 +50,9 @@ struct GameCreated {
   std::vector<PlacedTerritory> territories;
   std::int8_t cols = 5;
   std::int8_t rows = 4;
+  // 16 random bytes when the game is created live; empty for an imported
+  // game. Part of event 0's canonical bytes, hence of the game's identity.
+  std::string game_uuid;
   friend bool operator==(const GameCreated&, const GameCreated&) = default;
 };
 
@@ -218,6 +221,10 @@ struct Event {
   Phase phase = Phase::Setup;
   Seat seat = kNoSeat;     // the acting seat; kNoSeat for table-wide events
   Payload payload;
+  // When the event was committed, ms since the Unix epoch UTC; 0 = not
+  // recorded (imported games). Stored and chained; the fold never reads it.
+  // Last, so that aggregate initialisers of the fields above still read.
+  std::int64_t recorded_at_ms = 0;
 
   friend bool operator==(const Event&, const Event&) = default;
 };

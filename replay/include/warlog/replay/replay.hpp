@@ -91,6 +91,7 @@ struct ImportOptions {
 struct ImportResult {
   core::GameId id = 0;
   std::size_t events = 0;
+  bool already_imported = false;  // the identical game was stored as `id` before; nothing written
 };
 
 // Import failed because the notation has errors: every error, nothing written.
@@ -144,9 +145,10 @@ class Archive {
   // Every game in id order. Errors: the store's, and the first record that
   // does not decode fails the whole list (game_list() does not).
   [[nodiscard]] Expected<std::vector<GameSummary>> games() const;
-  // Every game's id in id order, from the keys alone: a game whose record
-  // does not decode still has its id. Errors: only the store's.
-  [[nodiscard]] Expected<std::vector<core::GameId>> game_ids() const;
+  // Every game id in order, from the record keys alone (a game whose record
+  // does not decode still has its id); with orphans, also
+  // the ids of events stored with no record (verify reports those broken).
+  [[nodiscard]] Expected<std::vector<core::GameId>> game_ids(bool orphans = false) const;
   // Every game in id order, each its summary or why its record cannot be
   // read ("game N: ...": DataLoss, it does not decode; Unsupported, a newer
   // warlog wrote it), so one bad record hides no other game. Errors: only

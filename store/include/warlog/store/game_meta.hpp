@@ -1,15 +1,21 @@
 #pragma once
-// A game's metadata: the `games` value. Copied from the GameCreated event at
-// import, kept current by every append (event_count, head), so listing games
-// never reads a stream.
+// A game's record: the `games` value (store format 2, docs/architecture.md ›
+// "Store format 2" › 3). It keeps only what the chains need; nothing in it
+// is a copy of the game, so there is nothing in it to forge:
 //
-// Encoding (version 1), all integers big-endian, strings as u32 length ‖ bytes:
-//   u8 version=1 · u64 id · u64 event_count · 32 head · 32 identity ·
-//   str title · str date · str ruleset_hash · str catalog_hash ·
-//   u8 seat count · per seat: str player, u8 allegiance
-// Hand-written rather than Cap'n Proto: the store reads it on every append and
-// listing, and `mdb_dump` readers can follow it by eye.
+//   u8 version=2 · u64 event count · 32 event head · u64 annotation count
+//   · 32 annotation head · 32 identity · u8 flags (bit 0: migrated)
+//
+// 114 bytes, integers big-endian (as every key). The event head is S of the
+// game's last block (block.hpp); the annotation count and head are the
+// annotation chain's (A(-1) = BLAKE2b-256("warlog.annotation-chain.2" ‖
+// identity) for a game with none), kept by annotations.cpp.
+//
+// Title, date, seats and the ruleset and catalog hashes are derived: a
+// Reader fills them from GameCreated (event 0, the first block, one small
+// read) whenever it returns a GameMeta; encode_game_meta never writes them.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,32 +27,42 @@
 namespace warlog::store {
 
 struct GameMeta {
-  core::GameId id = 0;
-  core::Seq event_count = 0;  // the next seq to append
-  core::Digest head{};        // chain hash of the last event; all zero when empty
-  core::Digest identity{};    // game_identity(GameCreated): the identity db's key
-  // Copied from GameCreated.
+  // --- Stored (the record) ---------------------------------------------------
+  core::GameId id = 0;               // the key, not part of the value
+  core::Seq event_count = 0;         // the next seq to append
+  core::Digest head{};               // event chain head: S of the last block
+  std::uint64_t annotation_count = 0;
+  core::Digest annotation_head{};    // A(annotation_count - 1), A(-1) when none
+  core::Digest identity{};           // game_identity(event 0)
+  std::uint8_t flags = 0;            // kGameMigrated
+
+  // --- Derived from GameCreated (Reader::game, Reader::games) ---------------
   std::string title;
   std::string date;
   std::string ruleset_hash;  // hex, as recorded
   std::string catalog_hash;  // hex, as recorded
   std::vector<core::SeatSetup> seats;
 
+  [[nodiscard]] bool migrated() const noexcept { return (flags & 1u) != 0; }
   friend bool operator==(const GameMeta&, const GameMeta&) = default;
 };
 
-inline constexpr std::uint8_t kGameMetaVersion = 1;
+inline constexpr std::uint8_t kGameMetaVersion = 2;
+inline constexpr std::size_t kGameMetaBytes = 114;
+inline constexpr std::uint8_t kGameMigrated = 1;  // flags bit 0
 
-// What makes two imports the same game: BLAKE2b-256 over a canonical
-// encoding of GameCreated (the tag "warlog.game-identity.1", then title, date,
-// ruleset_hash, catalog_hash, seats, territories, cols, rows; encoded as
-// above). Deliberately not the Cap'n Proto bytes: the schema grows, and a
-// field added to GameCreated must not make an old game look new.
-[[nodiscard]] core::Digest game_identity(const core::GameCreated& g);
+// A game's identity: BLAKE2b-256("warlog.game-identity.2" ‖ canonical(event
+// 0)). Stable across stores (the canonical bytes leave the local game id
+// 0); what signatures, the keyring and the snapshot cache name.
+[[nodiscard]] core::Digest game_identity(std::string_view canonical_event0);
+// A(-1) of a game's annotation chain.
+[[nodiscard]] core::Digest annotation_chain_start(const core::Digest& identity);
 
+// The stored fields only (the derived ones are ignored).
 [[nodiscard]] std::string encode_game_meta(const GameMeta& m);
-// Errors: DataLoss for truncated or malformed bytes; Unsupported for a newer
-// encoding version.
+// Fills the stored fields, id = 0. Errors: DataLoss for truncated, long or
+// malformed bytes; Unsupported for a newer record version, or format 1's
+// record (version 1: the store wants `warlog migrate`).
 [[nodiscard]] Expected<GameMeta> decode_game_meta(std::string_view bytes);
 
 }  // namespace warlog::store

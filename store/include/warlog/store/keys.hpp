@@ -3,10 +3,16 @@
 // All integers are big-endian so that LMDB's memcmp order is numeric order:
 // seq 256 sorts after 255 and 65,536 after 65,535, and games sort by id.
 //
+// Store format 2 (docs/architecture.md › "Store format 2" › 3):
+//
 //   database     key                                   value
-//   games        game u64                              GameMeta (game_meta.hpp)
-//   events       game u64 ‖ seq u64        (16 bytes)  packed Cap'n Proto event
-//   identity     game_identity(GameCreated) (32 bytes) game u64
+//   games        game u64                              the game record v2 (game_meta.hpp)
+//   events       game u64 ‖ first seq u64  (16 bytes)  one block = one segment of the
+//                                                      chain (store/src/block.hpp): seq 0
+//                                                      alone, then seqs 64k-63..64k
+//   identity     32 bytes: for an imported game the    game u64
+//                event chain head of the whole stream
+//                as imported; for a live one its identity
 //   blobs        kind u8 ‖ BLAKE2b-256     (33 bytes)  the blob's bytes
 //   snapshots    no longer read or written: snapshots live in the user's
 //                cache (snapshot_cache.hpp); format 1 stores may still hold
@@ -26,8 +32,9 @@
 
 namespace warlog::store {
 
-// Written into `meta` under "format". A store with a larger number is refused.
-inline constexpr std::uint32_t kFormatVersion = 1;
+// Written into `meta` under "format". A store with a larger number is
+// refused; one of format 1 is refused with "run `warlog migrate`".
+inline constexpr std::uint32_t kFormatVersion = 2;
 inline constexpr std::string_view kFormatKey = "format";
 
 // Names of the named databases (mdb_dump -s NAME).
@@ -82,7 +89,7 @@ using BlobKey = std::array<char, 33>;
 
 struct EventKeyParts {
   core::GameId game = 0;
-  core::Seq seq = 0;
+  core::Seq seq = 0;  // the first seq of the block
 };
 // nullopt for a key that is not 16 bytes.
 [[nodiscard]] inline std::optional<EventKeyParts> parse_event_key(std::string_view k) noexcept {

@@ -34,21 +34,25 @@ struct Shared;
 // The end of a stream, for scan's to_seq.
 inline constexpr core::Seq kEndSeq = std::numeric_limits<core::Seq>::max();
 
-// The first place verify found the chain broken.
+// The first place verify found a game broken (docs/architecture.md › "Store
+// format 2" › 4).
 struct BrokenLink {
   enum class Kind : std::uint8_t {
-    BadMetadata,       // the games value does not decode
-    IdentityMismatch,  // the identity index does not point back at this game
+    BadMetadata,       // the game record does not decode
+    IdentityMismatch,  // the record's identity is not event 0's, or the identity index does not point back
     BadKey,            // an events key of the wrong size under this game's prefix
-    Gap,               // a seq is missing (an event removed, or keys out of order)
-    Undecodable,       // the stored bytes do not decode (truncated, garbage)
-    HeaderMismatch,    // the header's game or seq differ from its key (moved, reordered)
-    ChainMismatch,     // prev_hash differs from the hash of the stored event before
-    CountMismatch,     // the stream is shorter or longer than the metadata says
-    HeadMismatch,      // the last event does not hash to the metadata's head
+    Gap,               // a block is missing (blocks do not follow each other)
+    Undecodable,       // a block or an event does not decode within its limits
+    HeaderMismatch,    // an event's header seq differs from its place in the block
+    ChainMismatch,     // a block's S differs from S recomputed over its body (tags recomputed too)
+    CountMismatch,     // the stream is shorter or longer than the record says
+    HeadMismatch,      // the last block's S is not the record's head
+    TagMismatch,       // an event's tag does not hold: the first altered event
+    Orphan,            // events stored under a game id with no record (a deleted record)
+    BlobMismatch,      // a catalog or ruleset GameCreated names is missing or does not hash to its name
   };
   core::GameId game = 0;
-  core::Seq seq = 0;  // the event at which the check failed
+  core::Seq seq = 0;  // the event at which the check failed (a block's first seq)
   Kind kind = Kind::ChainMismatch;
   std::string what;  // one line for a person
 
@@ -66,7 +70,7 @@ struct VerifyReport {
 
 // Return false to stop the scan early.
 using EventFn = std::function<bool(const core::Event&)>;
-// bytes point into the memory map: valid only during the call. Copy to keep.
+// bytes (canonical, word-aligned or not) are valid only during the call. Copy to keep.
 using RawEventFn = std::function<bool(core::Seq seq, std::string_view bytes)>;
 
 class Reader {
@@ -84,48 +88,67 @@ class Reader {
   // Every game's metadata, ascending by id. DataLoss "game N: ..." for the
   // first value that does not decode.
   [[nodiscard]] Expected<std::vector<GameMeta>> games() const;
-  // NotFound "game 17 does not exist"; DataLoss for corrupt metadata.
+  // A game's record with the fields derived from its GameCreated (block 0,
+  // whose S is checked, and whose event 0 must hash to the record's
+  // identity). NotFound "game 17 does not exist"; DataLoss for a corrupt
+  // record or block 0; Unsupported for format 1's record.
   [[nodiscard]] Expected<GameMeta> game(core::GameId id) const;
+  // The stored record only (derived fields empty): no stream read.
+  [[nodiscard]] Expected<GameMeta> record(core::GameId id) const;
 
   // --- Streams ---------------------------------------------------------------
   // Calls fn for each event with from_seq <= seq < min(to_seq, event count),
-  // in seq order, decoding one at a time from a cursor (a game is never loaded
-  // whole). Returns how many events fn was given. Errors: NotFound for an
-  // unknown game; DataLoss "game G, seq S: ..." for a missing event, a key or
-  // header that disagrees, or bytes that do not decode; Unsupported for a
-  // payload kind newer than this build. Events before the error were given
-  // to fn. The hash chain is not checked here: that is verify's job.
+  // in seq order, block by block from a cursor (a game is never loaded
+  // whole). Every block read is checked before any of its events is given:
+  // S recomputed from its body, starting at the stored S of the block before
+  // the first one read (S(-1) from seq 0), must equal its stored S, and the
+  // last block's the record's head. Returns how many events fn was given.
+  // Errors: NotFound for an unknown game; DataLoss "game G: the chain breaks
+  // in the block at seq A..B: run verify", or "game G, seq S: ..." for a
+  // missing block, a block or event that does not decode, a header seq that
+  // disagrees; Unsupported for a payload kind newer than this build or a
+  // zstd block. Events of blocks before the error were given to fn. Events
+  // come with game set to `game` (it is not stored in them).
   // Memory: a scan of more than 16,384 events gives the pages of the mapped
   // data file it has read back to the kernel as it goes (madvise), so the
   // process's resident set stays flat however long the game; the bytes stay
   // readable (a later read faults them back in).
   [[nodiscard]] Expected<core::Seq> scan(core::GameId game, core::Seq from_seq, core::Seq to_seq,
                                          const EventFn& fn) const;
-  // As scan, but gives the stored (packed Cap'n Proto) bytes undecoded. Only
-  // keys are checked.
+  // As scan, with the same chain checks, but gives each event's canonical
+  // bytes (events/codec.hpp) undecoded.
   [[nodiscard]] Expected<core::Seq> scan_raw(core::GameId game, core::Seq from_seq,
                                              core::Seq to_seq, const RawEventFn& fn) const;
+  // The event chain head after the first `count` events (1 <= count <= the
+  // event count): S over the segment holding event count - 1, as far as it
+  // goes; the record's head for count = the event count. Reads and checks
+  // the block holding it. Errors: InvalidArgument for a count out of range;
+  // as scan.
+  [[nodiscard]] Expected<core::Digest> head_at(core::GameId game, core::Seq count) const;
 
   // --- Integrity ---------------------------------------------------------------
-  // Walks the game's stream with a cursor and checks, per event: the key's seq
-  // is the next expected one, the bytes decode, the header's game and seq match
-  // the key, the header's prev_hash is the chain hash of the stored bytes
-  // before it (zero for seq 0); then that the count and the final chain hash
-  // match the metadata. Reports the first broken link; never fails on corrupt
-  // data. Errors (not findings): NotFound for an unknown game; Unsupported
-  // for a games record of a newer encoding (a newer warlog's, not damage);
-  // IoError etc. when LMDB itself fails.
+  // Checks one game (store/src/verify.cpp): the record decodes; its identity
+  // is event 0's and the identity index points back; blocks follow each
+  // other with no gap and decode within their limits; each event's tag
+  // (names the first altered event) and each block's S (names the altered
+  // block when tags were recomputed); count and head against the record;
+  // the blobs GameCreated names re-hash. Reports the first broken link;
+  // never fails on corrupt data. Errors (not findings): NotFound for a
+  // game id with neither a record nor events (a game id with events but no
+  // record is reported broken, kind Orphan); IoError etc. when LMDB fails.
   [[nodiscard]] Expected<VerifyReport> verify(core::GameId game) const;
+  // Game ids that have events but no record (a deleted record), ascending.
+  [[nodiscard]] Expected<std::vector<core::GameId>> orphan_games() const;
 
   // --- Blobs -------------------------------------------------------------------
-  // The bytes stored by Store::put_blob. NotFound "no ruleset with hash H".
+  // The bytes stored by Store::put_blob, re-hashed on every read. NotFound
+  // "no ruleset with hash H"; DataLoss when the bytes do not hash to H.
   [[nodiscard]] Expected<std::string> get_blob(BlobKind kind, const core::Digest& hash) const;
 
   // --- The chain through an event (store/src/chain_through.cpp) ----------------
   // The chain value after event `seq`: what a snapshot of the state after
   // it is bound to (store/snapshot_cache.hpp), so that it cannot outlive an
-  // edit of the events it was folded from. Format 1: the prev_hash in the
-  // header of event seq + 1, or the game's head for its last event. Errors:
+  // edit of the events it was folded from: head_at(game, seq + 1). Errors:
   // NotFound for an unknown game or a seq at or past its event count;
   // DataLoss for a missing or undecodable event.
   [[nodiscard]] Expected<core::Digest> chain_through(core::GameId game, core::Seq seq) const;
@@ -145,6 +168,7 @@ class Reader {
   friend class Store;
   Reader(std::shared_ptr<detail::Shared> shared, MDB_txn* txn) noexcept;
   void end() noexcept;
+  [[nodiscard]] Expected<core::Event> first_event(const GameMeta& record) const;
 
   std::shared_ptr<detail::Shared> shared_;
   MDB_txn* txn_ = nullptr;  // owned: aborted in end()

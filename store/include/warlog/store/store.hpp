@@ -1,9 +1,10 @@
 #pragma once
 // The event store: one LMDB environment (a directory holding data.mdb and
-// lock.mdb) with the named databases listed in keys.hpp. One stream per game,
-// append-only, each event's header chained to the one before by BLAKE2b-256
-// (hash_n = BLAKE2b(hash_{n-1} || stored bytes_n), hash_{-1} = 32 zero bytes),
-// catalogs and rulesets kept by content hash.
+// lock.mdb) with the named databases listed in keys.hpp, store format 2
+// (docs/architecture.md › "Store format 2"). One stream per game,
+// append-only, in blocks of 64 events chained by BLAKE2b-256 over their
+// canonical bytes (S(k) = BLAKE2b(S(k-1) ‖ body(k)); store/src/block.hpp),
+// catalogs and rulesets kept by content hash and re-hashed on read.
 //
 // A resource type: movable, not copyable. LMDB forbids opening one
 // environment twice in one process (closing either breaks the other's locks),
@@ -54,6 +55,22 @@ enum class Durability : std::uint8_t {
   Relaxed,
 };
 
+// One game that Store::migrate_format1 converted.
+struct MigratedGame {
+  core::GameId id = 0;
+  std::string title;
+  core::Seq events = 0;
+  core::Digest format1_head{};
+  std::vector<core::GameSigned> signatures;  // format-1 signatures valid at that head
+};
+
+// One game of Store::import_games.
+struct ImportedGame {
+  core::GameId id = 0;
+  bool already_stored = false;  // an identical stream was stored as `id`; nothing written
+  friend bool operator==(const ImportedGame&, const ImportedGame&) = default;
+};
+
 class Store {
  public:
   // Opens (or, unless read_only, creates) the store at `path`, a directory.
@@ -80,34 +97,38 @@ class Store {
   // --- Writing (each call is one transaction: all or nothing) ----------------
   // Imports a whole game as a new stream and returns its new id (the largest
   // id + 1, ids start at 1). The events' game and seq fields are ignored: the
-  // store writes game = new id, seq = 0..n-1, and the chained prev_hash.
+  // store writes seq = 0..n-1 in blocks (store/src/block.hpp) and the chain.
   // Errors: InvalidArgument when events is empty, the first is not
-  // GameCreated or a later one is; Conflict "already stored as game N" when a
-  // game with the same GameCreated (title, date, seats, territories, ruleset,
-  // catalog) exists; ResourceExhausted for an event over
-  // events::kMaxEventBytes encoded, or a map that cannot grow further.
+  // GameCreated or a later one is; Conflict "... is already imported as game
+  // N" when a stream with the same event chain head (every event the same)
+  // is stored; ResourceExhausted for an event over events::kMaxEventBytes
+  // encoded, or a map that cannot grow further. Two games with the same
+  // GameCreated but other events are two games.
   [[nodiscard]] Expected<core::GameId> import_game(std::span<const core::Event> events,
                                                    Durability durability = Durability::Sync);
 
   // Imports many games in one write transaction, one commit: the bulk path
   // (one or two flushes for the batch instead of per game). Returns one
-  // result per game, in order: its new id, or why it was skipped. Each game
-  // is all or nothing, checked as import_game checks it before any of its
-  // events is written; a game refused (InvalidArgument, Conflict with a
-  // stored game or an earlier game of the batch, ResourceExhausted for an
-  // over-size event) is skipped whole and the others are imported, with
-  // consecutive ids. An error of the store itself (I/O, a map that cannot
-  // grow) aborts the transaction: nothing of the batch is written and the
-  // call fails. A game's encoded events are held in memory while it is written.
-  [[nodiscard]] Expected<std::vector<Expected<core::GameId>>> import_games(
+  // result per game, in order: its new id; the id of the identical stream
+  // already stored (or earlier in the batch), already_stored set, nothing
+  // written; or why it was skipped. Each game is all or nothing, checked as
+  // import_game checks it before any of its blocks is written; a game
+  // refused (InvalidArgument, ResourceExhausted for an over-size event) is
+  // skipped whole and the others are imported, with consecutive ids. An
+  // error of the store itself (I/O, a map that cannot grow) aborts the
+  // transaction: nothing of the batch is written and the call fails. A
+  // game's encoded events are held in memory while it is written.
+  [[nodiscard]] Expected<std::vector<Expected<ImportedGame>>> import_games(
       std::span<const std::span<const core::Event>> games, Durability durability = Durability::Sync);
 
   // Appends events to a game and returns its new event count. expected_next_seq
   // must equal the game's current event count (optimistic concurrency).
   // Errors: NotFound "game 17 does not exist"; Conflict when expected_next_seq
   // is stale (nothing written); InvalidArgument for a GameCreated among the
-  // events; DataLoss when the stored head no longer matches the last event
-  // (run verify; nothing is appended to a broken chain); as import_game.
+  // events; DataLoss when the open tail (the last block) no longer chains
+  // from the block before or to the record's head (run verify; nothing is
+  // appended to a broken chain); as import_game. The open tail is rewritten
+  // in the same transaction as the game record.
   [[nodiscard]] Expected<core::Seq> append(core::GameId game, core::Seq expected_next_seq,
                                            std::span<const core::Event> events,
                                            Durability durability = Durability::Sync);
@@ -129,6 +150,20 @@ class Store {
   [[nodiscard]] Expected<std::uint32_t> append_annotation(
       core::GameId game, core::Seq seq, const core::Annotation& a,
       std::optional<std::uint32_t> expected_next_n = std::nullopt);
+
+  // --- Migration (store/src/migrate.cpp) ------------------------------------------
+  // `warlog migrate` (docs/architecture.md › "Store format 2" › 7): reads the
+  // format-1 store at `path` read-only, checks every game's chain and
+  // signatures with format 1's rules, writes the converted store beside it
+  // (PATH.migrating: events re-encoded canonically under the same ids, blobs,
+  // disputes and rulings through append_annotation, and a Migrated record
+  // per game at its last event, the record flagged migrated), then renames
+  // PATH to PATH.format-1 (kept) and the new store to PATH. Errors: NotFound
+  // for no store; InvalidArgument for a store that is not format 1, or when
+  // PATH.migrating or PATH.format-1 exists; DataLoss "game G: ..." naming
+  // every game that fails the format-1 checks (nothing is written then).
+  [[nodiscard]] static Expected<std::vector<MigratedGame>> migrate_format1(const std::filesystem::path& path,
+                                                                           std::int64_t migrated_at_ms);
 
   // Flushes commits made with Durability::Relaxed to disk.
   [[nodiscard]] Expected<void> sync();

@@ -1,0 +1,117 @@
+#pragma once
+// Store format 2's block layout read and written by the tests themselves (an
+// independent reading of docs/architecture.md › "Store format 2" › 3, not
+// the store's code), so that a test can damage a block the way a disk or a
+// forger would: flip a byte, recompute the tags, recompute S, or not.
+
+#include <sodium.h>
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warlog/core/hash.hpp"
+#include "warlog/store/keys.hpp"
+#include "warlog/store/lmdb.hpp"
+
+namespace warlog::store::test {
+
+// The first seq of the block (segment) holding seq: 0, then 1, 65, 129, ...
+inline core::Seq block_first(core::Seq seq) { return seq == 0 ? 0 : (seq - 1) / 64 * 64 + 1; }
+
+inline core::Digest chain_start() { return core::blake2b("warlog.event-chain.2"); }
+
+inline std::uint64_t tag_of(core::Seq seq, std::string_view canonical) {
+  unsigned char be[8];
+  for (int i = 7; i >= 0; --i, seq >>= 8) be[i] = static_cast<unsigned char>(seq & 0xFF);
+  crypto_generichash_state st;
+  crypto_generichash_init(&st, nullptr, 0, 16);
+  crypto_generichash_update(&st, be, 8);
+  crypto_generichash_update(&st, reinterpret_cast<const unsigned char*>(canonical.data()), canonical.size());
+  unsigned char out[16];
+  crypto_generichash_final(&st, out, 16);
+  std::uint64_t t = 0;
+  std::memcpy(&t, out, 8);
+  return t;
+}
+
+struct TestBlock {
+  std::uint8_t version = 1;
+  std::uint8_t codec = 0;
+  core::Digest s{};
+  std::vector<std::uint64_t> tags;
+  std::vector<std::string> events;  // canonical bytes
+
+  static TestBlock parse(std::string_view v) {
+    if (v.size() < 40) throw std::runtime_error("short block");
+    TestBlock b;
+    b.version = static_cast<std::uint8_t>(v[0]);
+    b.codec = static_cast<std::uint8_t>(v[1]);
+    const std::size_t n = static_cast<unsigned char>(v[2]) | static_cast<std::size_t>(static_cast<unsigned char>(v[3])) << 8;
+    std::memcpy(b.s.data(), v.data() + 8, 32);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint64_t t = 0;
+      std::memcpy(&t, v.data() + 40 + 8 * i, 8);
+      b.tags.push_back(t);
+    }
+    std::string_view body = v.substr(40 + 8 * n);
+    while (!body.empty()) {
+      std::uint32_t len = 0;
+      for (int i = 3; i >= 0; --i) len = len << 8 | static_cast<unsigned char>(body[static_cast<std::size_t>(i)]);
+      b.events.emplace_back(body.substr(4, len));
+      body.remove_prefix(4 + len);
+    }
+    return b;
+  }
+
+  [[nodiscard]] std::string body() const {
+    std::string out;
+    for (const auto& e : events) {
+      for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>(e.size() >> (8 * i) & 0xFF));
+      out += e;
+    }
+    return out;
+  }
+  // n is the number of tags (as a forger might leave it).
+  [[nodiscard]] std::string value() const {
+    std::string out;
+    out.push_back(static_cast<char>(version));
+    out.push_back(static_cast<char>(codec));
+    out.push_back(static_cast<char>(tags.size() & 0xFF));
+    out.push_back(static_cast<char>(tags.size() >> 8));
+    const std::string b = body();
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>(b.size() >> (8 * i) & 0xFF));
+    out.append(reinterpret_cast<const char*>(s.data()), 32);
+    for (const auto t : tags) out.append(reinterpret_cast<const char*>(&t), 8);
+    return out + b;
+  }
+  void retag(core::Seq first) {
+    tags.clear();
+    for (std::size_t i = 0; i < events.size(); ++i) tags.push_back(tag_of(first + i, events[i]));
+  }
+  void rehash(const core::Digest& prev) { s = core::chain_hash(prev, body()); }
+};
+
+inline TestBlock read_block(MDB_txn* txn, MDB_dbi dbi, core::GameId game, core::Seq first) {
+  const auto key = event_key(game, first);
+  auto v = lmdb::get(txn, dbi, view(key));
+  if (!v || !*v) throw std::runtime_error("block missing");
+  return TestBlock::parse(**v);
+}
+
+inline void write_block(MDB_txn* txn, MDB_dbi dbi, core::GameId game, core::Seq first, const TestBlock& b) {
+  const auto key = event_key(game, first);
+  auto r = lmdb::put(txn, dbi, view(key), b.value(), 0);
+  if (!r || !*r) throw std::runtime_error("block put failed");
+}
+
+// The canonical bytes of one event, by seq.
+inline std::string raw_event(MDB_txn* txn, MDB_dbi dbi, core::GameId game, core::Seq seq) {
+  const core::Seq first = block_first(seq);
+  return read_block(txn, dbi, game, first).events.at(seq - first);
+}
+
+}  // namespace warlog::store::test
