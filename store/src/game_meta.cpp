@@ -92,6 +92,9 @@ std::string encode_game_meta(const GameMeta& m) {
     put_str(out, s.player);
     out.push_back(static_cast<char>(s.allegiance));
   }
+  // The annotation chain (annotations.hpp).
+  put_u64(out, m.annotation_count);
+  put_digest(out, m.annotation_head);
   return out;
 }
 
@@ -154,6 +157,10 @@ Expected<GameMeta> decode_game_meta(std::string_view bytes) {
     m.seats.push_back(
         core::SeatSetup{std::move(*player), static_cast<core::Allegiance>(*allegiance)});
   }
+  // The annotation chain (annotations.hpp).
+  const auto annotations = in.u64();
+  if (!annotations || !in.digest(m.annotation_head)) return corrupt("truncated annotation chain");
+  m.annotation_count = *annotations;
   if (!in.empty()) return corrupt("trailing bytes");
   return m;
 }

@@ -6,6 +6,7 @@
 
 #include "shared.hpp"
 #include "warlog/events/codec.hpp"
+#include "warlog/store/annotations.hpp"
 #include "warlog/store/game_meta.hpp"
 #include "warlog/store/keys.hpp"
 #include "warlog/store/store.hpp"
@@ -161,6 +162,7 @@ tl::expected<void, ImportError> write_new_game(WriteTxn& w, core::GameId id, con
   m.event_count = events.size();
   m.head = head;
   m.identity = identity;
+  m.annotation_head = annotation_chain_start(identity);  // the annotation chain (annotations.hpp)
   m.title = created.title;
   m.date = created.date;
   m.ruleset_hash = created.ruleset_hash;

@@ -16,7 +16,7 @@ Expected<VerifyReport> Reader::verify(core::GameId game) const {
   VerifyReport report;
   report.game = game;
   auto broken = [&](core::Seq seq, Kind kind, std::string what) -> Expected<VerifyReport> {
-    report.broken = BrokenLink{game, seq, kind, std::move(what)};
+    report.broken = BrokenLink{game, seq, kind, std::move(what), {}};
     return report;
   };
 
@@ -102,6 +102,10 @@ Expected<VerifyReport> Reader::verify(core::GameId game) const {
                               "event {} or the metadata was altered",
                               last, last));
   }
+  // The annotation chain (annotations.cpp).
+  auto annotations = verify_annotations(*meta, report.annotations_checked);
+  if (!annotations) return tl::unexpected(annotations.error());
+  report.broken = std::move(*annotations);
   return report;
 }
 

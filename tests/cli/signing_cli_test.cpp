@@ -27,9 +27,11 @@ class SigningCli : public ::testing::Test {
     ASSERT_EQ(k.code, 0) << k.err;
     ASSERT_THAT(k.out, MatchesRegex("public key [0-9a-f]{64}\n.*"));
     public_hex_ = k.out.substr(11, 64);
+    ASSERT_THAT(k.out, HasSubstr("\nkey id "));
+    key_id_ = k.out.substr(k.out.find("\nkey id ") + 8, 16);
   }
   testing::TempDir dir_;
-  std::string store_, key_, public_hex_;
+  std::string store_, key_, public_hex_, key_id_;
 };
 
 TEST_F(SigningCli, KeygenWritesAPrivateFileAndNeverOverwrites) {
@@ -46,12 +48,12 @@ TEST_F(SigningCli, KeygenWritesAPrivateFileAndNeverOverwrites) {
 TEST_F(SigningCli, VerifyReportsTheSignerAndWhetherItStillMatches) {
   auto sign = run_warlog("sign " + store_ + " --game 1 --key " + key_ + " --signer Alice");
   ASSERT_EQ(sign.code, 0) << sign.err;
-  EXPECT_THAT(sign.out, HasSubstr("game 1 signed by Alice (key " + public_hex_.substr(0, 16) + ") over 38 events"));
+  EXPECT_THAT(sign.out, HasSubstr("game 1 signed by Alice (key " + key_id_ + ") over 38 events and 0 annotations"));
   auto v = run_warlog("verify " + store_);
   EXPECT_EQ(v.code, 0) << v.out << v.err;
   EXPECT_THAT(v.out, HasSubstr("game 1: ok, chain intact (38 events)\n"));  // the existing line, unchanged
-  EXPECT_THAT(v.out, MatchesRegex(".*\n  signed by Alice \\(key " + public_hex_.substr(0, 16) +
-                                      "\\) at [0-9T:Z-]+ over 38 events: valid\n"));
+  EXPECT_THAT(v.out, MatchesRegex(".*\n  signed by Alice \\(key " + key_id_ +
+                                      "\\) at [0-9T:Z-]+ over 38 events, 0 annotations: valid\n"));
 }
 
 TEST_F(SigningCli, AFlippedByteBreaksTheChainAndTheSignature) {

@@ -6,7 +6,11 @@
 // Encoding (version 1), all integers big-endian, strings as u32 length ‖ bytes:
 //   u8 version=1 · u64 id · u64 event_count · 32 head · 32 identity ·
 //   str title · str date · str ruleset_hash · str catalog_hash ·
-//   u8 seat count · per seat: str player, u8 allegiance
+//   u8 seat count · per seat: str player, u8 allegiance ·
+//   u64 annotation_count · 32 annotation_head
+// (The annotation fields come with store format 2's annotation chain; the
+// format-2 record v2 of docs/architecture.md › Store format 2 §3 holds the
+// same two, and replaces this encoding.)
 // Hand-written rather than Cap'n Proto: the store reads it on every append and
 // listing, and `mdb_dump` readers can follow it by eye.
 
@@ -25,6 +29,9 @@ struct GameMeta {
   core::Seq event_count = 0;  // the next seq to append
   core::Digest head{};        // chain hash of the last event; all zero when empty
   core::Digest identity{};    // game_identity(GameCreated): the identity db's key
+  // The annotation chain (annotations.hpp), kept current by every annotation append.
+  std::uint64_t annotation_count = 0;
+  core::Digest annotation_head{};  // A(annotation_count - 1); A(-1) when there are none
   // Copied from GameCreated.
   std::string title;
   std::string date;

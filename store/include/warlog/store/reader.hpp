@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,11 +47,17 @@ struct BrokenLink {
     ChainMismatch,     // prev_hash differs from the hash of the stored event before
     CountMismatch,     // the stream is shorter or longer than the metadata says
     HeadMismatch,      // the last event does not hash to the metadata's head
+    // The annotation chain (annotations.hpp; `annotation` names the n):
+    BadAnnotation,            // a key, a gap in n, a value that does not decode or names no event
+    AnnotationChainMismatch,  // the stored A(n) is not the hash recomputed over the chain
+    AnnotationCountMismatch,  // more or fewer annotations than the game record counts
+    AnnotationHeadMismatch,   // the chain does not end at the record's annotation head
   };
   core::GameId game = 0;
   core::Seq seq = 0;  // the event at which the check failed
   Kind kind = Kind::ChainMismatch;
   std::string what;  // one line for a person
+  std::optional<std::uint64_t> annotation;  // the annotation's n, for the annotation kinds
 
   [[nodiscard]] std::string to_string() const;  // "game 3, seq 17: what"
 };
@@ -58,6 +66,7 @@ struct VerifyReport {
   core::GameId game = 0;
   core::Seq events_checked = 0;      // events whose every check passed
   core::Seq unknown_payloads = 0;    // events of a payload kind newer than this build
+  std::uint64_t annotations_checked = 0;  // annotations whose chain link held
   std::optional<BrokenLink> broken;  // the first broken link; empty when intact
 
   [[nodiscard]] bool ok() const noexcept { return !broken.has_value(); }
@@ -116,10 +125,21 @@ class Reader {
   // is the next expected one, the bytes decode, the header's game and seq match
   // the key, the header's prev_hash is the chain hash of the stored bytes
   // before it (zero for seq 0); then that the count and the final chain hash
-  // match the metadata. Reports the first broken link; never fails on corrupt
-  // data. Errors (not findings): NotFound for an unknown game; IoError etc.
+  // match the metadata; then the annotation chain (annotations.hpp): each
+  // stored A(n) against the recomputed one (the first altered annotation is
+  // named), then its count and head against the record. Reports the first
+  // broken link; never fails on corrupt data. Errors (not findings): NotFound for an unknown game; IoError etc.
   // when LMDB itself fails.
   [[nodiscard]] Expected<VerifyReport> verify(core::GameId game) const;
+
+  // The event chain's head after the first `count` events, recomputed from
+  // the stored events (never the game record), for each count asked, in one
+  // pass: what a signature's (event count, head) is checked against. A count
+  // the stored stream does not reach (removed events, a gap, an unreadable
+  // event) is absent from the result. Errors: NotFound for an unknown game;
+  // IoError etc. (store/src/chain_heads.cpp: the event chain's definition.)
+  [[nodiscard]] Expected<std::map<core::Seq, core::Digest>> chain_heads(core::GameId game,
+                                                                        std::span<const core::Seq> counts) const;
 
   // --- Blobs -------------------------------------------------------------------
   // The bytes stored by Store::put_blob. NotFound "no ruleset with hash H".
@@ -137,12 +157,13 @@ class Reader {
 
   // --- Annotations (store/src/annotations.cpp; layout: annotations.hpp) -------
   // Every annotation of `game` (nullopt: of every game), in key order: by
-  // game, then seq, then n. Errors: DataLoss "annotation G:S:N: ..." for a
-  // key or value that does not decode; Unsupported for a kind newer than
-  // this build.
+  // game, then n (the order of appending), each with its chain recomputed.
+  // Errors: DataLoss "annotation G#N: ..." for a key or value that does not
+  // decode; Unsupported for a kind newer than this build.
   [[nodiscard]] Expected<std::vector<AnnotationRecord>> annotations(
       std::optional<core::GameId> game) const;
-  // The annotations kept at one event, in n order (empty when none).
+  // The annotations of the game that concern one event, in n order (empty
+  // when none).
   [[nodiscard]] Expected<std::vector<AnnotationRecord>> annotations_at(core::GameId game,
                                                                        core::Seq seq) const;
 
@@ -150,6 +171,9 @@ class Reader {
   friend class Store;
   Reader(std::shared_ptr<detail::Shared> shared, MDB_txn* txn) noexcept;
   void end() noexcept;
+  // verify's annotation part (annotations.cpp); `checked` counts the links that held.
+  [[nodiscard]] Expected<std::optional<BrokenLink>> verify_annotations(const GameMeta& meta,
+                                                                       std::uint64_t& checked) const;
 
   std::shared_ptr<detail::Shared> shared_;
   MDB_txn* txn_ = nullptr;  // owned: aborted in end()
