@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "dispute.hpp"
+#include "trust.hpp"
 #include "verbs.hpp"
 
 int main(int argc, char** argv) {
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
       "  warlog rules                            list every rule the engine enforces\n"
       "  warlog dispute add --game 1 --seq 122 --claim TEXT --by NAME  record a dispute beside the log\n"
       "  warlog sign --game 1 --key KEYFILE --signer NAME   sign a game (keygen makes the key)\n"
+      "  warlog trust add 'Head Judge' judge.pub            trust a key; verify then names its signer\n"
       "  warlog generate --games 100 --seed 1    random legal games, for scale tests\n"
       "Run 'warlog VERB --help' for a verb's options.");
 
@@ -72,10 +74,23 @@ int main(int argc, char** argv) {
   CLI::App* verify = app.add_subcommand("verify", "Walk each game's hash chain and report the first broken link");
   add_store(verify);
   verify->add_option("--game", opts.games, "Game id(s) to verify (default: all)");
+  verify->add_option("--keyring", opts.keyring, "Keyring of trusted keys (default: $WARLOG_KEYRING, else "
+                                                "~/.config/warlog/keyring; see warlog trust)");
+  verify->add_flag("--require-signed", opts.require_signed,
+                   "Exit 1 for any game not signed as it stands by a trusted key");
   verify->footer("Checks each event's key and sequence, that its bytes decode, that its prev_hash chains to the\n"
-                 "event before, the head hash in the game's metadata and any signatures.\n"
-                 "Exit 0 when every chain is intact, 1 when one is broken (the first broken link is named),\n"
-                 "2 on error.");
+                 "event before, the head hash in the game's metadata, and the annotation chain (disputes,\n"
+                 "rulings, signatures: the first altered one is named, then its count and head). Then says who\n"
+                 "attests each game, against your keyring (warlog trust):\n"
+                 "  valid, signed by trusted 'NAME' (key ID), self-declared 'SIGNER'   (a name mismatch is flagged)\n"
+                 "  valid signature by an unknown key ID | stale: N events since | INVALID: why\n"
+                 "  unsigned: consistent, nobody attests it\n"
+                 "and VANISHED for a state the keyring saw signed by a trusted key that is no longer in the game.\n"
+                 "A consistent store is not an attested one: without a trusted signature, whoever can write the\n"
+                 "store could have rewritten it whole (docs/reliability.md).\n"
+                 "Exit 0 when every chain is intact and no signature fails, 1 when a chain is broken, a signature\n"
+                 "or a signed ruling is INVALID, a signed state vanished, or (--require-signed) a game lacks a\n"
+                 "current trusted signature; 2 on error.");
 
   CLI::App* list = app.add_subcommand("list", "List the games in the store");
   add_store(list);
@@ -109,6 +124,8 @@ int main(int argc, char** argv) {
   CLI::App* dispute = add_dispute(app, dispute_args);
   SigningArgs signing_args;  // cli/signing.cpp
   auto [keygen, sign] = add_signing(app, signing_args);
+  TrustArgs trust_args;  // cli/trust.cpp
+  CLI::App* trust = add_trust(app, trust_args);
 
   try {
     app.parse(argc, argv);
@@ -134,6 +151,7 @@ int main(int argc, char** argv) {
     if (*dispute) return run_dispute(dispute_args);
     if (*keygen) return run_keygen(signing_args);
     if (*sign) return run_sign(signing_args);
+    if (*trust) return run_trust(trust_args);
   } catch (const std::exception& e) {
     // Only a bug in warlog gets here: say so in one line, never a trace.
     fmt::print(stderr, "warlog: internal error: {}\n", e.what());

@@ -74,8 +74,9 @@ int run_sign(const SigningArgs& a) {
     return kExitError;
   }
   const auto& s = std::get<core::GameSigned>(record->value);
-  fmt::print("game {} signed by {} (key {}) over {} events and {} annotations, head {}\n", a.game, s.signer,
-             store::key_id_hex(s.key_id), s.event_count, s.annotation_count, core::to_hex(s.head).substr(0, 16));
+  fmt::print("game {} signed by {} (key {}) over {} events and {} annotation{}, head {}\n", a.game, s.signer,
+             store::key_id_hex(s.key_id), s.event_count, s.annotation_count, s.annotation_count == 1 ? "" : "s",
+             core::to_hex(s.head).substr(0, 16));
   return kExitClean;
 }
 

@@ -1,6 +1,7 @@
 #include "verbs.hpp"
 
 #include "common.hpp"
+#include "trust.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -59,6 +60,11 @@ int run_import(const Options& o) {
 }
 
 int run_verify(const Options& o) {
+  auto keyring = open_keyring(o.keyring, o.store);
+  if (!keyring) {
+    error_line(keyring.error());
+    return kExitError;
+  }
   auto sel = open_selection(o, Archive::Mode::ReadOnly);
   if (!sel) {
     error_line(sel.error());
@@ -67,29 +73,42 @@ int run_verify(const Options& o) {
   auto& archive = sel->archive;
   const auto& ids = sel->ids;
   int rc = kExitClean;
+  bool learned = false;
+  auto at_least = [&rc](int code) { rc = std::max(rc, code); };
   for (core::GameId id : ids) {
     auto v = archive.verify(id);
     if (!v) {
       error_line(v.error());
-      rc = kExitError;
+      at_least(kExitError);
       continue;
     }
     if (v->ok) {
       fmt::print("game {}: ok, {}\n", id, v->detail);
     } else {
       fmt::print("game {}: BROKEN at seq {}: {}\n", id, v->first_bad_seq ? *v->first_bad_seq : 0, v->detail);
-      rc = kExitViolations;
+      at_least(kExitViolations);
     }
-    // One more line per signature (replay/signatures.hpp): valid, stale or INVALID.
-    auto signatures = replay::check_signatures(archive, id);
-    if (!signatures) {
-      error_line(signatures.error());
-      rc = kExitError;
+    // Who attests it, against the keyring (replay/keyring.hpp), then every
+    // signature and signed ruling, and any signed state that has vanished.
+    auto trust = replay::assess_game(archive, id, *keyring);
+    if (!trust) {
+      error_line(trust.error());
+      at_least(kExitError);
       continue;
     }
-    for (const auto& s : *signatures) {
-      fmt::print("  {}\n", replay::signature_line(s));
-      if (s.status == replay::SignatureCheck::Status::Invalid && rc == kExitClean) rc = kExitViolations;
+    fmt::print("  {}\n", trust->line);
+    for (const auto& note : trust->notes) fmt::print("  {}\n", note);
+    if (trust->failed()) at_least(kExitViolations);
+    if (o.require_signed && trust->verdict != replay::GameTrust::Verdict::Trusted) {
+      fmt::print("  not signed as it stands by a trusted key (--require-signed)\n");
+      at_least(kExitViolations);
+    }
+    for (const auto& state : trust->to_remember) learned = keyring->remember(state) || learned;
+  }
+  if (learned) {
+    if (auto saved = keyring->save(); !saved) {
+      error_line(saved.error());
+      at_least(kExitError);
     }
   }
   return rc;

@@ -27,6 +27,9 @@ struct Options {
   std::uint64_t shard_index = 0;  // --shard K/N
   std::uint64_t shard_count = 0;
   std::string shard;              // as typed, parsed into the two above
+  // verify: the keyring (replay/keyring.hpp) and whether a trusted signature is required
+  std::string keyring;
+  bool require_signed = false;
   // rule-diff
   std::string base_ruleset, candidate_ruleset, base_catalog, candidate_catalog;
 };

@@ -47,32 +47,8 @@ core::DisputeRuled ruling(std::uint32_t on, std::string text = "upheld") {
   return r;
 }
 
-// An editor with write access who keeps the store consistent: rewrites game
-// 1's annotations as `edit` leaves their canonical bytes, recomputing every
-// A(n) and the record's count and head, so that verify sees nothing wrong.
 void rewrite_annotations(const fs::path& store_dir, const std::function<void(std::vector<std::string>&)>& edit) {
-  edit_raw(store_dir, kDbGames, [&](MDB_txn* txn, MDB_dbi games) {
-    MDB_dbi annotations = 0;
-    ASSERT_EQ(mdb_dbi_open(txn, kDbAnnotations, 0, &annotations), 0);
-    auto meta = decode_game_meta(*lmdb::get(txn, games, view(game_key(1))).value()).value();
-    std::vector<std::string> values;
-    for (std::uint64_t n = 0;; ++n) {
-      auto v = lmdb::get(txn, annotations, view(annotation_key(1, n))).value();
-      if (!v) break;
-      values.emplace_back(v->substr(32));
-      ASSERT_TRUE(lmdb::del(txn, annotations, view(annotation_key(1, n))).value());
-    }
-    edit(values);
-    core::Digest chain = annotation_chain_start(meta.identity);
-    for (std::size_t n = 0; n < values.size(); ++n) {
-      chain = annotation_chain_next(chain, values[n]);
-      test::put_raw(txn, annotations, view(annotation_key(1, n)),
-                    std::string(chain.begin(), chain.end()) + values[n]);
-    }
-    meta.annotation_count = values.size();
-    meta.annotation_head = chain;
-    test::put_raw(txn, games, view(game_key(1)), encode_game_meta(meta));
-  });
+  test::rewrite_annotations(store_dir, 1, edit);
 }
 
 bool verifies(const fs::path& store_dir) {

@@ -7,10 +7,13 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "warlog/core/event.hpp"
+#include "warlog/store/annotations.hpp"
+#include "warlog/store/game_meta.hpp"
 #include "warlog/store/keys.hpp"
 #include "warlog/store/lmdb.hpp"
 #include "warlog/store/store.hpp"
@@ -123,6 +126,34 @@ inline std::string raw_event(MDB_txn* txn, MDB_dbi dbi, core::GameId game, core:
 inline void put_raw(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view value) {
   auto r = lmdb::put(txn, dbi, key, value, 0);
   if (!r || !*r) throw std::runtime_error("raw put failed");
+}
+
+// An editor with write access who keeps the store consistent: rewrites the
+// game's annotations as `edit` leaves their canonical bytes, recomputing
+// every A(n) and the record's count and head, so that verify sees nothing.
+inline void rewrite_annotations(const fs::path& path, core::GameId game,
+                                const std::function<void(std::vector<std::string>&)>& edit) {
+  edit_raw(path, kDbGames, [&](MDB_txn* txn, MDB_dbi games) {
+    MDB_dbi annotations = 0;
+    ASSERT_EQ(mdb_dbi_open(txn, kDbAnnotations, 0, &annotations), 0);
+    auto meta = decode_game_meta(*lmdb::get(txn, games, view(game_key(game))).value()).value();
+    std::vector<std::string> values;
+    for (std::uint64_t n = 0;; ++n) {
+      auto v = lmdb::get(txn, annotations, view(annotation_key(game, n))).value();
+      if (!v) break;
+      values.emplace_back(v->substr(32));
+      ASSERT_TRUE(lmdb::del(txn, annotations, view(annotation_key(game, n))).value());
+    }
+    edit(values);
+    core::Digest chain = annotation_chain_start(meta.identity);
+    for (std::size_t n = 0; n < values.size(); ++n) {
+      chain = annotation_chain_next(chain, values[n]);
+      put_raw(txn, annotations, view(annotation_key(game, n)), std::string(chain.begin(), chain.end()) + values[n]);
+    }
+    meta.annotation_count = values.size();
+    meta.annotation_head = chain;
+    put_raw(txn, games, view(game_key(game)), encode_game_meta(meta));
+  });
 }
 
 }  // namespace warlog::store::test
