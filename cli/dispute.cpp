@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <map>
 #include <ctime>
 
 #include "common.hpp"
@@ -17,6 +18,7 @@
 #include "warlog/replay/dispute_case.hpp"
 #include "warlog/replay/disputes.hpp"
 #include "warlog/replay/report.hpp"
+#include "warlog/store/signature.hpp"
 
 namespace warlog::cli {
 
@@ -47,7 +49,19 @@ nlohmann::json citations_json(const std::vector<core::Citation>& cs) {
   return out;
 }
 
-nlohmann::json dispute_json(const Dispute& d) {
+// --cite takes only ids the rule registry knows; anything else goes in --cite-text.
+Expected<void> check_rule_ids(const std::vector<std::string>& cites) {
+  for (const auto& c : cites) {
+    if (core::find_rule(c) == nullptr) {
+      return make_error(ErrorCode::InvalidArgument,
+                        fmt::format("--cite {}: no such rule (warlog rules lists them); free text goes in --cite-text",
+                                    c));
+    }
+  }
+  return {};
+}
+
+nlohmann::json dispute_json(const Dispute& d, const std::string& title) {
   nlohmann::json rulings = nlohmann::json::array();
   for (const auto& r : d.rulings) {
     nlohmann::json e = nullptr;
@@ -57,9 +71,12 @@ nlohmann::json dispute_json(const Dispute& d) {
                        {"ruled_by", r.ruled_by},
                        {"ruled_at", r.ruled_at},
                        {"citations", citations_json(r.citations)},
-                       {"expectation", e}});
+                       {"expectation", e},
+                       {"signed_by_key", r.signature ? nlohmann::json(store::key_id_hex(r.signature->key_id))
+                                                     : nlohmann::json(nullptr)}});
   }
   return {{"id", replay::to_string(d.id)},          {"game", d.id.game},
+          {"title", title},
           {"seq", d.id.seq},                         {"status", status_name(d.status())},
           {"claim", d.raised.claim},                 {"raised_by", d.raised.raised_by},
           {"created_at", d.raised.created_at},       {"citations", citations_json(d.raised.citations)},
@@ -88,12 +105,28 @@ int fail(const Error& e) {
 
 // --- Verbs -------------------------------------------------------------------------
 int run_add(const DisputeArgs& a) {
+  if (auto ok = check_rule_ids(a.cites); !ok) return fail(ok.error());
   auto archive = open(a, Archive::Mode::ReadWrite);
   if (!archive) return fail(archive.error());
-  auto id = replay::add_dispute(*archive, {a.game, a.seq, a.claim, a.by, a.cites, now_utc()});
+  bool already = false;
+  auto id = replay::add_dispute(*archive, {a.game, a.seq, a.claim, a.by, a.cites, now_utc(), a.cite_texts}, &already);
   if (!id) return fail(id.error());
+  if (already) {
+    fmt::print("already recorded as {} (game {}, seq {}); nothing written\n", replay::to_string(*id), id->game,
+               id->seq);
+    return kExitClean;
+  }
   fmt::print("dispute {} recorded at game {}, seq {}\n", replay::to_string(*id), id->game, id->seq);
   return kExitClean;
+}
+
+// game id -> title, for listings.
+std::map<core::GameId, std::string> titles(const Archive& archive) {
+  std::map<core::GameId, std::string> out;
+  if (auto games = archive.games()) {
+    for (const auto& g : *games) out.emplace(g.id, g.title);
+  }
+  return out;
 }
 
 int run_list(const DisputeArgs& a) {
@@ -110,9 +143,14 @@ int run_list(const DisputeArgs& a) {
     if (!d) return fail(d.error());
     all.insert(all.end(), d->begin(), d->end());
   }
+  const auto title = titles(*archive);
+  auto title_of = [&](core::GameId g) {
+    auto it = title.find(g);
+    return it == title.end() ? std::string{} : it->second;
+  };
   if (a.format == "json") {
     nlohmann::json out = nlohmann::json::array();
-    for (const auto& d : all) out.push_back(dispute_json(d));
+    for (const auto& d : all) out.push_back(dispute_json(d, title_of(d.id.game)));
     fmt::print("{}\n", out.dump(2));
     return kExitClean;
   }
@@ -120,6 +158,11 @@ int run_list(const DisputeArgs& a) {
   for (const auto& d : all) {
     fmt::print("{:<12}  {:<8}  {:<16}  {}\n", replay::to_string(d.id), status_name(d.status()), d.raised.raised_by,
                d.raised.claim);
+    // The second line: the game it is about and the ruling in force.
+    const core::DisputeRuled* r = d.in_force();
+    fmt::print("{:<12}  game {} \"{}\": {}\n", "", d.id.game, title_of(d.id.game),
+               r == nullptr ? std::string("no ruling yet")
+                            : fmt::format("ruled by {}{}: {}", r->ruled_by, r->signature ? " (signed)" : "", r->ruling));
   }
   return kExitClean;
 }
@@ -132,7 +175,7 @@ int run_show(const DisputeArgs& a) {
   auto d = replay::find_dispute(*archive, *id);
   if (!d) return fail(d.error());
   if (a.format == "json") {
-    fmt::print("{}\n", dispute_json(*d).dump(2));
+    fmt::print("{}\n", dispute_json(*d, titles(*archive)[id->game]).dump(2));
     return kExitClean;
   }
   auto game = archive->game(id->game);
@@ -172,6 +215,7 @@ int run_show(const DisputeArgs& a) {
                r.ruled_at.empty() ? "" : " at " + r.ruled_at, status_name(r.status), r.ruling);
     if (r.expectation) fmt::print("  expects: {}\n", expectation_text(*r.expectation, id->seq));
     for (const auto& c : r.citations) fmt::print("  cites {}\n", citation_text(c));
+    if (r.signature) fmt::print("  signed by {} with key {} (warlog verify checks it)\n", r.ruled_by, store::key_id_hex(r.signature->key_id));
   }
   return kExitClean;
 }
@@ -182,19 +226,34 @@ int run_resolve(const DisputeArgs& a) {
   if (!a.expect.empty() && !a.expect_none.empty()) {
     return fail(Error{ErrorCode::InvalidArgument, "give --expect or --expect-none, not both"});
   }
+  if (auto ok = check_rule_ids(a.cites); !ok) return fail(ok.error());
   replay::NewRuling r;
   r.ruling = a.ruling;
   r.ruled_by = a.by;
   r.citations = a.cites;
+  r.text_citations = a.cite_texts;
   r.ruled_at = now_utc();
   r.supersede = a.supersede;
   if (!a.expect.empty()) r.expectation = core::Expectation{a.expect, true};
   if (!a.expect_none.empty()) r.expectation = core::Expectation{a.expect_none, false};
+  if (!a.key.empty()) {
+    auto key = store::read_key_file(a.key);
+    if (!key) return fail(key.error());
+    r.key = std::move(*key);
+    r.signed_at_ms = now_ms();
+  }
   auto archive = open(a, Archive::Mode::ReadWrite);
   if (!archive) return fail(archive.error());
-  auto d = replay::resolve_dispute(*archive, *id, r);
+  bool already = false;
+  auto d = replay::resolve_dispute(*archive, *id, r, &already);
   if (!d) return fail(d.error());
-  fmt::print("dispute {} resolved by {}\n", replay::to_string(*id), a.by);
+  if (already) {
+    fmt::print("this ruling is already recorded as {} (by {}); nothing written\n", replay::to_string(*id),
+               d->in_force()->ruled_by);
+    return kExitClean;
+  }
+  fmt::print("dispute {} resolved by {}{}\n", replay::to_string(*id), a.by,
+             r.key ? fmt::format(", signed with key {}", store::key_id_hex(store::key_id_of(r.key->public_key))) : "");
   if (r.expectation) {
     fmt::print("expects: {}\n", expectation_text(*r.expectation, id->seq));
     fmt::print("make it a regression test: warlog dispute export-test {}\n", replay::to_string(*id));
@@ -234,12 +293,18 @@ std::string now_utc() {
   return buf;
 }
 
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 CLI::App* add_dispute(CLI::App& app, DisputeArgs& a) {
   CLI::App* d = app.add_subcommand("dispute", "Record disputes about events, rule on them, make rulings into tests");
   d->require_subcommand(1);
   d->footer(
       "Disputes are kept beside the game, never in it: the events stay as recorded.\n"
-      "A dispute is named GAME:SEQ:N (game, the disputed event, N-th annotation there).\n"
+      "A dispute is named GAME:SEQ:N: the N-th dispute raised about event SEQ of game GAME (0, 1, ...).\n"
+      "Repeating an add or the ruling in force records nothing and says \"already recorded as GAME:SEQ:N\" (exit 0).\n"
       "Example (game 1 is samples/games/cut_off.wlog when the samples are imported as the README does):\n"
       "  warlog dispute add --game 1 --seq 122 --claim \"the Archer on e3 was Lost and fought\" --by Ines --cite WAR-C.lost\n"
       "  warlog dispute resolve 1:122:0 --ruling \"Upheld: a Lost Troop cannot fight\" --by Judge --expect WAR-C.lost\n"
@@ -255,10 +320,11 @@ CLI::App* add_dispute(CLI::App& app, DisputeArgs& a) {
   a.add->add_option("--claim", a.claim, "What is claimed, in a sentence")->required();
   a.add->add_option("--by", a.by, "Who raises it")->required();
   a.add->add_option("--cite", a.cites,
-                    "A rule id (warlog rules; a renamed rule's old id is recorded as its id now) or any citation; "
+                    "A rule id that `warlog rules` lists (a renamed rule's old id is recorded as its id now); "
                     "repeatable");
+  a.add->add_option("--cite-text", a.cite_texts, "Any other citation (a ruling number, a letter); repeatable");
 
-  a.list = d->add_subcommand("list", "List disputes with their status");
+  a.list = d->add_subcommand("list", "List disputes: status, who raised them, the claim, the game and the ruling in force");
   store(a.list);
   a.list->add_option("--game", a.games, "Only these game(s)");
   a.list->add_option("--format", a.format, "text or json")->check(CLI::IsMember({"text", "json"}));
@@ -273,7 +339,9 @@ CLI::App* add_dispute(CLI::App& app, DisputeArgs& a) {
   a.resolve->add_option("id", a.id, "Dispute id GAME:SEQ:N")->required();
   a.resolve->add_option("--ruling", a.ruling, "The ruling, in a sentence or two")->required();
   a.resolve->add_option("--by", a.by, "Who rules")->required();
-  a.resolve->add_option("--cite", a.cites, "A rule id or any citation; repeatable");
+  a.resolve->add_option("--cite", a.cites, "A rule id that `warlog rules` lists; repeatable");
+  a.resolve->add_option("--cite-text", a.cite_texts, "Any other citation (a ruling number, a letter); repeatable");
+  a.resolve->add_option("--key", a.key, "The judge's secret key file (warlog keygen): signs the ruling as --by");
   a.resolve->add_option("--expect", a.expect,
                         "The audit must report this rule id at the event (an old id is recorded as the id now)");
   a.resolve->add_option("--expect-none", a.expect_none, "The audit must NOT report this rule id at the event");

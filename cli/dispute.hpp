@@ -21,7 +21,8 @@ struct DisputeArgs {
   std::uint64_t seq = 0;
   std::string claim;
   std::string by;
-  std::vector<std::string> cites;
+  std::vector<std::string> cites;       // --cite: rule ids only
+  std::vector<std::string> cite_texts;  // --cite-text: free text
   // list
   std::vector<std::uint64_t> games;
   // show, resolve, export-test
@@ -31,6 +32,7 @@ struct DisputeArgs {
   std::string expect;       // --expect RULE: the audit must report RULE at the seq
   std::string expect_none;  // --expect-none RULE: it must not
   bool supersede = false;
+  std::string key;  // --key KEYFILE: the judge signs the ruling
   // export-test
   std::string out = "tests/disputes";
   std::string name;
@@ -48,6 +50,7 @@ int run_dispute(const DisputeArgs& a);
 struct SigningArgs {
   std::string store;
   std::string key;  // keygen --out, sign --key
+  std::string public_out;  // keygen --public-out
   std::uint64_t game = 0;
   std::string signer;
 };
@@ -59,5 +62,7 @@ int run_sign(const SigningArgs& a);
 // The wall clock as ISO 8601 UTC ("2026-03-20T14:03:11Z"): the only clock
 // warlog reads, and only here in the front end.
 std::string now_utc();
+// The same clock in milliseconds since the Unix epoch: what signatures record.
+std::int64_t now_ms();
 
 }  // namespace warlog::cli

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "dispute.hpp"
+#include "trust.hpp"
 #include "verbs.hpp"
 
 int main(int argc, char** argv) {
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
       "  warlog rules                            list every rule the engine enforces\n"
       "  warlog dispute add --game 1 --seq 122 --claim TEXT --by NAME  record a dispute beside the log\n"
       "  warlog sign --game 1 --key KEYFILE --signer NAME   sign a game (keygen makes the key)\n"
+      "  warlog trust add 'Head Judge' judge.pub            trust a key; verify then names its signer\n"
       "  warlog generate --games 100 --seed 1    random legal games, for scale tests\n"
       "  warlog backup /mnt/copies/store         a verified copy of the store, while it is in use\n"
       "Run 'warlog VERB --help' for a verb's options.");
@@ -85,19 +87,29 @@ int main(int argc, char** argv) {
   verify->add_option("--game", opts.games, "Game id(s) to verify (default: all)");
   verify->add_flag("--snapshots", opts.snapshots,
                    "Also fold each game and compare every snapshot of it in your cache with the fold");
+  verify->add_option("--keyring", opts.keyring, "Keyring of trusted keys (default: $WARLOG_KEYRING, else "
+                                                "~/.config/warlog/keyring; see warlog trust)");
+  verify->add_flag("--require-signed", opts.require_signed,
+                   "Exit 1 for any game not signed as it stands by a trusted key");
   verify->footer("Checks each game's record and identity, that its blocks follow each other and decode, each event's\n"
                  "tag (names the first altered event), each block's chain hash (names the altered block), the count\n"
-                 "and head in the game record, the catalog and ruleset it names, and any signatures; events with no\n"
-                 "game record are reported as a broken game. A store whose every hash was recomputed is consistent:\n"
-                 "only a signature tells.\n"
+                 "and head in the game record, the catalog and ruleset it names, and the annotation chain (disputes,\n"
+                 "rulings, signatures: the first altered one is named, then its count and head); events with no game\n"
+                 "record are reported as a broken game. Then says who attests each game, against your keyring\n"
+                 "(warlog trust):\n"
+                 "  valid, signed by trusted 'NAME' (key ID), self-declared 'SIGNER'   (a name mismatch is flagged)\n"
+                 "  valid signature by an unknown key ID | stale: N events since | INVALID: why\n"
+                 "  unsigned: consistent, nobody attests it\n"
+                 "and VANISHED for a state the keyring saw signed by a trusted key that is no longer in the game.\n"
+                 "A consistent store is not an attested one: without a trusted signature, whoever can write the\n"
+                 "store could have rewritten it whole (docs/reliability.md).\n"
                  "--snapshots: one line per cached snapshot that is not simply right (and a count of those that\n"
-                 "are): a state that DIFFERS from the fold (a seek would show it: only someone with your local\n"
-                 "key can write one) or one that is unusable (a failed MAC, undecodable) is removed, and the\n"
-                 "line says so; stale ones (events changed since, another engine) and other rulesets' are left.\n"
-                 "Exit 0 when every chain is intact, 1 when one is broken (the first broken link is named;\n"
-                 "a game record that does not decode is broken at seq 0) or a snapshot differed from the fold,\n"
-                 "2 on error (one line per game that cannot be checked, e.g. a record a newer warlog wrote;\n"
-                 "the other games are still verified).");
+                 "are): a state that DIFFERS from the fold, or one that is unusable (a failed MAC, undecodable),\n"
+                 "is removed, and the line says so; stale ones and other rulesets' are left.\n"
+                 "Exit 0 when every chain is intact and no signature fails; 1 when a chain is broken (a game record\n"
+                 "that does not decode is broken at seq 0), a signature or a signed ruling is INVALID, a signed\n"
+                 "state vanished, a snapshot differed from the fold, or (--require-signed) a game lacks a current\n"
+                 "trusted signature; 2 on error (one line per game that cannot be checked; the others go on).");
 
   CLI::App* list = app.add_subcommand("list", "List the games in the store");
   add_store(list);
@@ -144,6 +156,8 @@ int main(int argc, char** argv) {
   CLI::App* dispute = add_dispute(app, dispute_args);
   SigningArgs signing_args;  // cli/signing.cpp
   auto [keygen, sign] = add_signing(app, signing_args);
+  TrustArgs trust_args;  // cli/trust.cpp
+  CLI::App* trust = add_trust(app, trust_args);
 
   try {
     app.parse(argc, argv);
@@ -171,6 +185,7 @@ int main(int argc, char** argv) {
     if (*dispute) return run_dispute(dispute_args);
     if (*keygen) return run_keygen(signing_args);
     if (*sign) return run_sign(signing_args);
+    if (*trust) return run_trust(trust_args);
   } catch (const std::exception& e) {
     // Only a bug in warlog gets here: say so in one line, never a trace.
     fmt::print(stderr, "warlog: internal error: {}\n", e.what());

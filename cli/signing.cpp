@@ -15,15 +15,19 @@ namespace warlog::cli {
 std::pair<CLI::App*, CLI::App*> add_signing(CLI::App& app, SigningArgs& a) {
   CLI::App* keygen = app.add_subcommand("keygen", "Make an Ed25519 key for signing games");
   keygen->add_option("--out", a.key, "The secret key file to write (mode 0600; never overwritten)")->required();
-  keygen->footer("Prints the public key. Whoever holds the key file can sign as you: keep it private.");
+  keygen->add_option("--public-out", a.public_out,
+                     "Also write the public key file, for others' `warlog trust add NAME FILE`");
+  keygen->footer("Prints the public key and its key id. Whoever holds the key file can sign as you: keep it private.");
 
   CLI::App* sign = app.add_subcommand("sign", "Sign a game as it stands (who recorded it vouches for it)");
   sign->add_option("--store", a.store, "Store directory (default: $WARLOG_STORE, else .warlog/store)");
   sign->add_option("--game", a.game, "Game id")->required();
   sign->add_option("--key", a.key, "Secret key file (warlog keygen)")->required();
   sign->add_option("--signer", a.signer, "Your name, as verify will report it")->required();
-  sign->footer("Signs the game id, its event count and its head hash; refuses a game that does not verify.\n"
-               "`warlog verify` then reports each signature: valid, stale (events appended since) or INVALID.");
+  sign->footer("Signs, with your name, the time and your key id: the game's identity, its event chain (count,\n"
+               "head) and its annotation chain (disputes, rulings, signatures before this one). Refuses a game\n"
+               "that does not verify. `warlog verify` then reports it against your keyring (warlog trust):\n"
+               "valid and trusted, valid by an unknown key, stale (events or annotations added since) or INVALID.");
   return {keygen, sign};
 }
 
@@ -37,8 +41,17 @@ int run_keygen(const SigningArgs& a) {
     error_line(w.error());
     return kExitError;
   }
-  fmt::print("public key {}\n", store::public_key_hex(key->public_key));
+  fmt::print("public key {}\nkey id {}\n", store::public_key_hex(key->public_key),
+             store::key_id_hex(store::key_id_of(key->public_key)));
   fmt::print("secret key written to {} (mode 0600): keep it private\n", a.key);
+  if (!a.public_out.empty()) {
+    if (auto w = store::write_public_key_file(a.public_out, key->public_key); !w) {
+      error_line(w.error());
+      return kExitError;
+    }
+    fmt::print("public key written to {}: others trust it with `warlog trust add NAME {}`\n", a.public_out,
+               a.public_out);
+  }
   return kExitClean;
 }
 
@@ -55,14 +68,15 @@ int run_sign(const SigningArgs& a) {
     error_line(archive.error());
     return kExitError;
   }
-  auto record = replay::sign_game(*archive, a.game, *key, a.signer, now_utc());
+  auto record = replay::sign_game(*archive, a.game, *key, a.signer, now_ms());
   if (!record) {
     error_line(record.error());
     return kExitError;
   }
   const auto& s = std::get<core::GameSigned>(record->value);
-  fmt::print("game {} signed by {} (key {}) over {} events, head {}\n", a.game, s.signer,
-             store::public_key_hex(s.public_key).substr(0, 16), s.event_count, core::to_hex(s.head).substr(0, 16));
+  fmt::print("game {} signed by {} (key {}) over {} events and {} annotation{}, head {}\n", a.game, s.signer,
+             store::key_id_hex(s.key_id), s.event_count, s.annotation_count, s.annotation_count == 1 ? "" : "s",
+             core::to_hex(s.head).substr(0, 16));
   return kExitClean;
 }
 

@@ -2,6 +2,7 @@
 
 #include "common.hpp"
 #include "isolated.hpp"
+#include "trust.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <sstream>
 #include <streambuf>
 #include <span>
 
@@ -89,14 +91,49 @@ void verify_snapshots(const Archive& archive, core::GameId id, replay::Outbox& b
   if (report->count(Status::Mismatch) > 0) put_exit(box, kExitViolations);
 }
 
+
+// The keyring's memory of a signed state, as a child sends it to warlog: the
+// child checks, warlog remembers and saves (one writer of the keyring).
+std::string state_text(const replay::SignedState& st) {
+  std::string key_id;
+  for (auto b : st.key_id) key_id += fmt::format("{:02x}", b);
+  return fmt::format("{} {} {} {} {} {} {}", core::to_hex(st.identity), st.event_count, core::to_hex(st.event_head),
+                     st.annotation_count, core::to_hex(st.annotation_head), key_id, st.signed_at_ms);
+}
+
+std::optional<replay::SignedState> state_of(const std::string& text) {
+  std::istringstream in(text);
+  std::string identity, event_head, annotation_head, key_id;
+  replay::SignedState st;
+  if (!(in >> identity >> st.event_count >> event_head >> st.annotation_count >> annotation_head >> key_id >>
+        st.signed_at_ms) ||
+      key_id.size() != 16) {
+    return std::nullopt;
+  }
+  auto a = core::digest_from_hex(identity), b = core::digest_from_hex(event_head),
+       c = core::digest_from_hex(annotation_head);
+  if (!a || !b || !c) return std::nullopt;
+  st.identity = *a;
+  st.event_head = *b;
+  st.annotation_head = *c;
+  for (std::size_t i = 0; i < 8; ++i) st.key_id[i] = static_cast<std::uint8_t>(std::stoul(key_id.substr(2 * i, 2), nullptr, 16));
+  return st;
+}
+
 }  // namespace
 
 int run_verify(const Options& o) {
+  auto keyring = open_keyring(o.keyring, o.store);
+  if (!keyring) {
+    error_line(keyring.error());
+    return kExitError;
+  }
   VerbJob job;
   // With orphans: events stored under an id with no game record (a deleted
   // record) are a game too, reported broken.
   job.select = [o](const Archive& archive) { return selected_games(archive, o, /*orphans=*/true); };
-  job.run = [snapshots = o.snapshots](const Archive& archive, core::GameId id, replay::Outbox& box) {
+  job.run = [snapshots = o.snapshots, require_signed = o.require_signed, &ring = *keyring](
+                const Archive& archive, core::GameId id, replay::Outbox& box) {
     auto v = archive.verify(id);
     if (!v) return put_error(box, v.error());
     if (v->ok) {
@@ -109,18 +146,36 @@ int run_verify(const Options& o) {
     auto migrated = migrated_line(archive, id);
     if (!migrated) return;  // no readable record (an orphan, a corrupt one): no signatures to check
     if (*migrated) put_stdout(box, fmt::format("  {}\n", **migrated));
-    // One more line per signature (replay/signatures.hpp): valid, stale or INVALID.
-    auto signatures = replay::check_signatures(archive, id);
-    if (!signatures && !v->ok) return;  // the damage named above (the game's record) stops it too
-    if (!signatures) return put_error(box, signatures.error());
-    for (const auto& s : *signatures) {
-      put_stdout(box, fmt::format("  {}\n", replay::signature_line(s)));
-      if (s.status == replay::SignatureCheck::Status::Invalid) put_exit(box, kExitViolations);
+    // Who attests it, against the keyring (replay/keyring.hpp), then every
+    // signature and signed ruling, and any signed state that has vanished.
+    auto trust = replay::assess_game(archive, id, ring);
+    if (!trust && !v->ok) return;  // the damage named above stops it too
+    if (!trust) return put_error(box, trust.error());
+    put_stdout(box, fmt::format("  {}\n", trust->line));
+    for (const auto& note : trust->notes) put_stdout(box, fmt::format("  {}\n", note));
+    if (trust->failed()) put_exit(box, kExitViolations);
+    if (require_signed && trust->verdict != replay::GameTrust::Verdict::Trusted) {
+      put_stdout(box, "  not signed as it stands by a trusted key (--require-signed)\n");
+      put_exit(box, kExitViolations);
     }
+    for (const auto& state : trust->to_remember) box.put(kPiece, state_text(state));
     if (snapshots) verify_snapshots(archive, id, box);
   };
+  bool learned = false;
+  job.on_record = [&](core::GameId, const replay::Record& r) {
+    if (r.tag != kPiece) return;
+    if (auto st = state_of(r.bytes)) learned = keyring->remember(*st) || learned;
+  };
   auto outcome = run_verb_job(o, std::move(job));
-  return outcome ? outcome->code : kExitError;
+  if (!outcome) return kExitError;
+  int rc = outcome->code;
+  if (learned) {
+    if (auto saved = keyring->save(); !saved) {
+      error_line(saved.error());
+      rc = std::max(rc, kExitError);
+    }
+  }
+  return rc;
 }
 
 int run_list(const Options& o) {

@@ -29,6 +29,9 @@ struct Options {
   std::string shard;              // as typed, parsed into the two above
   // rules: the ids (or old ids) to show; empty: every rule
   std::vector<std::string> rule_ids;
+  // verify: the keyring (replay/keyring.hpp) and whether a trusted signature is required
+  std::string keyring;
+  bool require_signed = false;
   // rule-diff
   std::string base_ruleset, candidate_ruleset, base_catalog, candidate_catalog;
   bool snapshots = false;  // verify --snapshots

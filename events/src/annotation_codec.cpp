@@ -1,14 +1,15 @@
-// core::Annotation <-> packed Cap'n Proto (schema/annotation.capnp). Every
-// exception Cap'n Proto throws for bad input stops here and becomes an Error.
+// core::AnnotationAt <-> canonical Cap'n Proto (schema/annotation.capnp).
+// Every exception Cap'n Proto throws for bad input stops here and becomes an
+// Error.
 
 #include "warlog/events/annotation_codec.hpp"
 
+#include <capnp/any.h>
 #include <capnp/message.h>
-#include <capnp/serialize-packed.h>
 #include <kj/exception.h>
-#include <kj/io.h>
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -82,6 +83,13 @@ struct Writer {
       e.setPresent(d.expectation->present);
     }
     o.setRuledAt(d.ruled_at);
+    if (d.signature) {
+      auto sig = o.initJudgeSignature();
+      sig.setSignedAtMs(d.signature->signed_at_ms);
+      sig.setKeyId(data_of(d.signature->key_id));
+      sig.setPublicKey(data_of(d.signature->public_key));
+      sig.setSignature(data_of(d.signature->signature));
+    }
   }
   void operator()(const core::GameSigned& s) const {
     auto o = b.initGameSigned();
@@ -90,7 +98,11 @@ struct Writer {
     o.setEventCount(s.event_count);
     o.setHead(data_of(s.head));
     o.setSignature(data_of(s.signature));
-    o.setSignedAt(s.signed_at);
+    o.setSignedAtMs(s.signed_at_ms);
+    o.setKeyId(data_of(s.key_id));
+    o.setIdentity(data_of(s.identity));
+    o.setAnnotationCount(s.annotation_count);
+    o.setAnnotationHead(data_of(s.annotation_head));
   }
   void operator()(const core::Migrated& m) const {
     auto o = b.initMigrated();
@@ -148,6 +160,13 @@ core::Annotation read(ca::Annotation::Reader r) {
         out.expectation = core::Expectation{text(e.getRuleId()), e.getPresent()};
       }
       out.ruled_at = text(d.getRuledAt());
+      if (d.hasJudgeSignature()) {
+        auto sig = d.getJudgeSignature();
+        out.signature = core::RulingSignature{
+            sig.getSignedAtMs(), fixed<8>(sig.getKeyId(), "judgeSignature.keyId"),
+            fixed<32>(sig.getPublicKey(), "judgeSignature.publicKey"),
+            fixed<64>(sig.getSignature(), "judgeSignature.signature")};
+      }
       return out;
     }
     case ca::Annotation::GAME_SIGNED: {
@@ -158,7 +177,11 @@ core::Annotation read(ca::Annotation::Reader r) {
       out.event_count = s.getEventCount();
       out.head = fixed<32>(s.getHead(), "gameSigned.head");
       out.signature = fixed<64>(s.getSignature(), "gameSigned.signature");
-      out.signed_at = text(s.getSignedAt());
+      out.signed_at_ms = s.getSignedAtMs();
+      out.key_id = fixed<8>(s.getKeyId(), "gameSigned.keyId");
+      out.identity = fixed<32>(s.getIdentity(), "gameSigned.identity");
+      out.annotation_count = s.getAnnotationCount();
+      out.annotation_head = fixed<32>(s.getAnnotationHead(), "gameSigned.annotationHead");
       return out;
     }
     case ca::Annotation::MIGRATED: {
@@ -188,16 +211,17 @@ std::string one_line(kj::StringPtr s) {
 
 }  // namespace
 
-std::string encode_annotation(const core::Annotation& a) {
+std::string encode_annotation(core::Seq seq, const core::Annotation& a) {
   capnp::MallocMessageBuilder message;
-  std::visit(Writer{message.initRoot<ca::Annotation>()}, a);
-  kj::VectorOutputStream out;
-  capnp::writePackedMessage(out, message);
-  const auto bytes = out.getArray();
+  auto root = message.initRoot<ca::Annotation>();
+  root.setSeq(seq);
+  std::visit(Writer{root}, a);
+  const kj::Array<capnp::word> words = capnp::AnyStruct::Reader(root.asReader()).canonicalize();
+  const auto bytes = words.asBytes();
   return std::string(reinterpret_cast<const char*>(bytes.begin()), bytes.size());
 }
 
-Expected<core::Annotation> decode_annotation(std::string_view bytes) {
+Expected<core::AnnotationAt> decode_annotation(std::string_view bytes) {
   if (bytes.empty()) return make_error(ErrorCode::DataLoss, "annotation bytes are empty");
   // The store refuses to write one over the limit (store/annotations.cpp).
   if (bytes.size() > kMaxAnnotationBytes) {
@@ -205,21 +229,29 @@ Expected<core::Annotation> decode_annotation(std::string_view bytes) {
                                                " bytes is too large: the limit is " +
                                                std::to_string(kMaxAnnotationBytes) + " bytes");
   }
+  if (bytes.size() % sizeof(capnp::word) != 0) {
+    return make_error(ErrorCode::DataLoss, "annotation of " + std::to_string(bytes.size()) +
+                                               " bytes is not a whole number of 8-byte words");
+  }
   try {
-    kj::ArrayInputStream in(kj::arrayPtr(reinterpret_cast<const kj::byte*>(bytes.data()), bytes.size()));
-    auto value = [&] {
-      capnp::ReaderOptions options;
-      options.traversalLimitInWords = kTraversalLimitWords;
-      options.nestingLimit = kNestingLimit;
-      capnp::PackedMessageReader message(in, options);  // unpacks into aligned memory
-      detail::check_whole_message(message);
-      return read(message.getRoot<ca::Annotation>());
-    }();
-    if (const auto rest = in.tryGetReadBuffer().size(); rest != 0) {
-      return make_error(ErrorCode::DataLoss,
-                        std::to_string(rest) + " trailing bytes after the annotation message");
+    // LMDB values are only 2-byte aligned: Cap'n Proto reads a word-aligned copy.
+    kj::Array<capnp::word> words = kj::heapArray<capnp::word>(bytes.size() / sizeof(capnp::word));
+    std::memcpy(words.begin(), bytes.data(), bytes.size());
+    capnp::ReaderOptions options;
+    options.traversalLimitInWords = kTraversalLimitWords;
+    options.nestingLimit = kNestingLimit;
+    const kj::ArrayPtr<const capnp::word> segments[1] = {words.asPtr()};
+    capnp::SegmentArrayMessageReader message(kj::arrayPtr(segments, 1), options);
+    detail::check_whole_message(message);
+    // One encoding per value, so the chain hash is a hash of the annotation
+    // and a signature over it means one thing; isCanonical also refuses
+    // trailing words.
+    if (!message.isCanonical()) {
+      return make_error(ErrorCode::DataLoss, "annotation bytes (" + std::to_string(bytes.size()) +
+                                                 ") are not in Cap'n Proto's canonical form");
     }
-    return value;
+    auto root = message.getRoot<ca::Annotation>();
+    return core::AnnotationAt{root.getSeq(), read(root)};
   } catch (const DecodeFailure& f) {
     return make_error(f.code, f.message);
   } catch (const kj::Exception& e) {

@@ -2,13 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <ctime>
+
 #include "warlog/store/store.hpp"
 
 namespace warlog::replay {
 
 Expected<store::AnnotationRecord> sign_game(const Archive& archive, core::GameId id, const KeyPair& key,
-                                            const std::string& signer, const std::string& signed_at) {
-  return store::sign_game(archive.store(), id, key, signer, signed_at);
+                                            const std::string& signer, std::int64_t signed_at_ms) {
+  return store::sign_game(archive.store(), id, key, signer, signed_at_ms);
 }
 
 Expected<std::vector<SignatureCheck>> check_signatures(const Archive& archive, core::GameId id) {
@@ -17,11 +19,20 @@ Expected<std::vector<SignatureCheck>> check_signatures(const Archive& archive, c
   return store::check_signatures(*reader, id);
 }
 
+std::string iso_utc(std::int64_t ms) {
+  const std::time_t t = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
 std::string signature_line(const SignatureCheck& check) {
   const core::GameSigned& s = check.signature();
-  return fmt::format("signed by {} (key {}){} over {} event{}: {}", s.signer,
-                     store::public_key_hex(s.public_key).substr(0, 16),
-                     s.signed_at.empty() ? "" : " at " + s.signed_at, s.event_count, s.event_count == 1 ? "" : "s",
+  return fmt::format("signed by {} (key {}) at {} over {} event{}, {} annotation{}: {}", s.signer,
+                     store::key_id_hex(s.key_id), iso_utc(s.signed_at_ms), s.event_count,
+                     s.event_count == 1 ? "" : "s", s.annotation_count, s.annotation_count == 1 ? "" : "s",
                      check.detail);
 }
 

@@ -1,8 +1,11 @@
-// The `annotations` database (layout and rationale: annotations.hpp): an
-// append-only side table; the event stream is never touched here.
+// The `annotations` database (layout, chain and rationale: annotations.hpp):
+// an append-only chained side table; the event stream is never touched here.
 
 #include "warlog/store/annotations.hpp"
 
+#include <sodium.h>
+
+#include <cstring>
 #include <variant>
 
 #include "shared.hpp"
@@ -18,109 +21,191 @@ namespace {
 
 using detail::Shared;
 
-std::string where(core::GameId game, core::Seq seq, std::uint32_t n) {
-  return fmt::format("annotation {}:{}:{}", game, seq, n);
+std::string where(core::GameId game, std::uint64_t n) { return fmt::format("annotation {}#{}", game, n); }
+
+Expected<GameMeta> meta_in(const Shared& s, MDB_txn* txn, core::GameId game) {
+  const auto gkey = game_key(game);
+  auto raw = lmdb::get(txn, s.dbi.games, view(gkey));
+  if (!raw) return detail::fail(s, "reading game metadata", raw.error());
+  if (!*raw) return make_error(ErrorCode::NotFound, fmt::format("game {} does not exist", game));
+  auto meta = decode_game_meta(**raw);
+  if (!meta) return make_error(meta.error().code, fmt::format("game {}: {}", game, meta.error().message));
+  return meta;
 }
 
-// Walks the annotations whose key starts with `prefix` (8 bytes: a game; 16:
-// an event; empty: all) in key order; fn(record) for each.
+// One stored value split into its stored A(n) and its canonical bytes.
+struct RawValue {
+  core::Digest stored{};
+  std::string_view canonical;
+};
+std::optional<RawValue> split(std::string_view value) {
+  if (value.size() <= 32) return std::nullopt;
+  RawValue r;
+  std::memcpy(r.stored.data(), value.data(), 32);
+  r.canonical = value.substr(32);
+  return r;
+}
+
+// Walks the annotations of `game` (nullopt: every game) in key order and
+// gives fn each record with its recomputed chain. Errors: DataLoss naming the
+// record for a key or value that does not decode, or annotations of a game
+// that has no record.
 template <class Fn>
-Expected<void> walk(const Shared& s, MDB_txn* txn, std::string_view prefix, Fn&& fn) {
+Expected<void> walk(const Shared& s, MDB_txn* txn, std::optional<core::GameId> game, Fn&& fn) {
   auto cursor = lmdb::Cursor::open(txn, s.dbi.annotations);
   if (!cursor) return detail::fail(s, "opening an annotations cursor", cursor.error());
-  auto e = prefix.empty() ? cursor->get(MDB_FIRST) : cursor->get(MDB_SET_RANGE, prefix);
+  const auto gkey = game_key(game.value_or(0));
+  auto e = game ? cursor->get(MDB_SET_RANGE, view(gkey)) : cursor->get(MDB_FIRST);
+  std::optional<core::GameId> current;
+  core::Digest running{};
   for (;; e = cursor->get(MDB_NEXT)) {
     if (!e) return detail::fail(s, "reading annotations", e.error());
     if (!*e) break;
     const std::string_view key = cursor->key();
-    if (key.substr(0, prefix.size()) != prefix) break;
+    if (game && (key.size() < 8 || get_be64(key.data()) != *game)) break;
     const auto parts = parse_annotation_key(key);
     if (!parts) {
-      return make_error(ErrorCode::DataLoss,
-                        fmt::format("store {}: an annotations key is {} bytes, not 20",
-                                    s.path.string(), key.size()));
+      return make_error(ErrorCode::DataLoss, fmt::format("store {}: an annotations key is {} bytes, not 16",
+                                                         s.path.string(), key.size()));
     }
-    auto value = events::decode_annotation(cursor->value());
+    if (parts->game != current) {
+      auto meta = meta_in(s, txn, parts->game);
+      if (!meta && meta.error().code == ErrorCode::NotFound) {
+        return make_error(ErrorCode::DataLoss,
+                          fmt::format("{}: game {} has annotations but no record", where(parts->game, parts->n),
+                                      parts->game));
+      }
+      if (!meta) return tl::unexpected(meta.error());
+      current = parts->game;
+      running = annotation_chain_start(meta->identity);
+    }
+    const auto raw = split(cursor->value());
+    if (!raw) {
+      return make_error(ErrorCode::DataLoss, fmt::format("{}: the value is {} bytes, too short",
+                                                         where(parts->game, parts->n), cursor->value().size()));
+    }
+    auto value = events::decode_annotation(raw->canonical);
     if (!value) {
-      return make_error(value.error().code, fmt::format("{}: {}", where(parts->game, parts->seq, parts->n),
-                                                        value.error().message));
+      return make_error(value.error().code,
+                        fmt::format("{}: {}", where(parts->game, parts->n), value.error().message));
     }
-    fn(AnnotationRecord{parts->game, parts->seq, parts->n, std::move(*value)});
+    running = annotation_chain_next(running, raw->canonical);
+    fn(AnnotationRecord{parts->game, parts->n, value->seq, std::move(value->value), running});
   }
   return {};
 }
 
-std::string_view prefix_of(const EventKey& k) { return view(k); }
+// The dispute a ruling names exists: the `dispute`-th DisputeRaised at seq.
+bool names_a_dispute(const std::vector<AnnotationRecord>& records, core::Seq seq, std::uint32_t dispute) {
+  std::uint32_t raised = 0;
+  for (const auto& r : records) {
+    if (r.seq != seq || !std::holds_alternative<core::DisputeRaised>(r.value)) continue;
+    if (raised++ == dispute) return true;
+  }
+  return false;
+}
 
 }  // namespace
 
+core::Digest annotation_chain_start(const core::Digest& identity) {
+  std::string m(kAnnotationChainTag);
+  m.append(reinterpret_cast<const char*>(identity.data()), identity.size());
+  return core::blake2b(m);
+}
+
+core::Digest annotation_chain_next(const core::Digest& prev, std::string_view canonical) {
+  crypto_generichash_state st;
+  crypto_generichash_init(&st, nullptr, 0, 32);
+  crypto_generichash_update(&st, prev.data(), prev.size());
+  const auto n = static_cast<std::uint32_t>(canonical.size());
+  const unsigned char le[4] = {static_cast<unsigned char>(n), static_cast<unsigned char>(n >> 8),
+                               static_cast<unsigned char>(n >> 16), static_cast<unsigned char>(n >> 24)};
+  crypto_generichash_update(&st, le, 4);
+  crypto_generichash_update(&st, reinterpret_cast<const unsigned char*>(canonical.data()), canonical.size());
+  core::Digest out{};
+  crypto_generichash_final(&st, out.data(), out.size());
+  return out;
+}
+
 // --- Writing ----------------------------------------------------------------------
-Expected<std::uint32_t> Store::append_annotation(core::GameId game, core::Seq seq,
-                                                 const core::Annotation& a,
-                                                 std::optional<std::uint32_t> expected_next_n) {
-  if (const auto* signed_ = std::get_if<core::GameSigned>(&a);
-      signed_ != nullptr && signed_->event_count != seq + 1) {
+Expected<std::uint64_t> Store::append_annotation(core::GameId game, core::Seq seq, const core::Annotation& a,
+                                                 std::optional<std::uint64_t> expected_next) {
+  const auto* signed_ = std::get_if<core::GameSigned>(&a);
+  if (signed_ != nullptr && signed_->event_count != seq + 1) {
     return make_error(ErrorCode::InvalidArgument,
-                      fmt::format("game {}: a signature over {} events is kept at the seq of the "
-                                  "last event it covers, not at seq {}",
+                      fmt::format("game {}: a signature over {} events concerns the last event it covers, "
+                                  "not seq {}",
                                   game, signed_->event_count, seq));
   }
-  const std::string bytes = events::encode_annotation(a);
+  const std::string bytes = events::encode_annotation(seq, a);
   if (bytes.size() > events::kMaxAnnotationBytes) {
     return make_error(ErrorCode::ResourceExhausted,
                       fmt::format("game {}, seq {}: the annotation encodes to {} bytes, over the "
                                   "limit of {}; nothing was written",
                                   game, seq, bytes.size(), events::kMaxAnnotationBytes));
   }
-  return detail::with_write_txn<std::uint32_t>(
-      *shared_, Durability::Sync, [&](detail::WriteTxn& w) -> Expected<std::uint32_t> {
-        const auto gkey = game_key(game);
-        auto raw = w.get(w.s.dbi.games, view(gkey), "reading game metadata");
-        if (!raw) return tl::unexpected(raw.error());
-        if (!*raw) return make_error(ErrorCode::NotFound, fmt::format("game {} does not exist", game));
-        auto meta = decode_game_meta(**raw);
-        if (!meta) {
-          return make_error(meta.error().code, fmt::format("game {}: {}", game, meta.error().message));
-        }
+  return detail::with_write_txn<std::uint64_t>(
+      *shared_, Durability::Sync, [&](detail::WriteTxn& w) -> Expected<std::uint64_t> {
+        auto meta = meta_in(w.s, w.txn.handle(), game);
+        if (!meta) return tl::unexpected(meta.error());
         if (seq >= meta->event_count) {
           return make_error(ErrorCode::NotFound, fmt::format("game {} has no event {} (it has {} events)",
                                                              game, seq, meta->event_count));
         }
-        // The records already at this event: their count is the next n.
-        std::vector<AnnotationRecord> here;
-        const auto prefix = event_key(game, seq);
-        if (auto r = walk(w.s, w.txn.handle(), prefix_of(prefix),
-                          [&](AnnotationRecord rec) { here.push_back(std::move(rec)); });
-            !r) {
-          return tl::unexpected(r.error());
-        }
-        const auto next = static_cast<std::uint32_t>(here.size());
-        if (!here.empty() && here.back().n != next - 1) {
-          return make_error(ErrorCode::DataLoss,
-                            fmt::format("game {}, seq {}: annotation numbers are not 0..{}; an "
-                                        "annotation was removed",
-                                        game, seq, next - 1));
-        }
-        if (expected_next_n && *expected_next_n != next) {
+        const std::uint64_t next = meta->annotation_count;
+        if (expected_next && *expected_next != next) {
           return make_error(ErrorCode::Conflict,
-                            fmt::format("game {}, seq {} has {} annotations; the writer expected {} "
-                                        "(another writer got there first); nothing written",
-                                        game, seq, next, *expected_next_n));
+                            fmt::format("game {} has {} annotations; the writer expected {} (another writer "
+                                        "got there first); nothing written",
+                                        game, next, *expected_next));
+        }
+        if (signed_ != nullptr && signed_->annotation_count != next) {
+          return make_error(ErrorCode::Conflict,
+                            fmt::format("game {}: the signature covers {} annotations; the game has {}; "
+                                        "nothing written",
+                                        game, signed_->annotation_count, next));
+        }
+        // Nothing is chained onto a head the record and the last value disagree on.
+        if (next > 0) {
+          const auto last_key = annotation_key(game, next - 1);
+          auto last = w.get(w.s.dbi.annotations, view(last_key), "reading the last annotation");
+          if (!last) return tl::unexpected(last.error());
+          const auto raw = *last ? split(**last) : std::nullopt;
+          if (!raw || raw->stored != meta->annotation_head) {
+            return make_error(ErrorCode::DataLoss,
+                              fmt::format("game {}: {} does not end the annotation chain the game record "
+                                          "names (run verify); nothing written",
+                                          game, where(game, next - 1)));
+          }
         }
         if (const auto* ruled = std::get_if<core::DisputeRuled>(&a)) {
-          const bool found = ruled->dispute < here.size() &&
-                             std::holds_alternative<core::DisputeRaised>(here[ruled->dispute].value);
-          if (!found) {
+          std::vector<AnnotationRecord> records;
+          if (auto r = walk(w.s, w.txn.handle(), game, [&](AnnotationRecord rec) { records.push_back(std::move(rec)); });
+              !r) {
+            return tl::unexpected(r.error());
+          }
+          if (!names_a_dispute(records, seq, ruled->dispute)) {
             return make_error(ErrorCode::NotFound,
                               fmt::format("there is no dispute {}:{}:{}", game, seq, ruled->dispute));
           }
         }
-        const auto key = annotation_key(game, seq, next);
-        auto put = w.put(w.s.dbi.annotations, view(key), bytes, MDB_NOOVERWRITE, "writing an annotation");
+        const core::Digest chain = annotation_chain_next(meta->annotation_head, bytes);
+        std::string value(reinterpret_cast<const char*>(chain.data()), chain.size());
+        value += bytes;
+        const auto key = annotation_key(game, next);
+        auto put = w.put(w.s.dbi.annotations, view(key), value, MDB_NOOVERWRITE, "writing an annotation");
         if (!put) return tl::unexpected(put.error());
         if (!*put) {
-          return make_error(ErrorCode::Internal, fmt::format("{} already exists", where(game, seq, next)));
+          return make_error(ErrorCode::DataLoss,
+                            fmt::format("game {}: {} exists past the count in the game record (run verify); "
+                                        "nothing written",
+                                        game, where(game, next)));
         }
+        meta->annotation_count = next + 1;
+        meta->annotation_head = chain;
+        const auto gkey = game_key(game);
+        auto rec = w.put(w.s.dbi.games, view(gkey), encode_game_meta(*meta), 0, "writing game metadata");
+        if (!rec) return tl::unexpected(rec.error());
         return next;
       });
 }
@@ -128,9 +213,7 @@ Expected<std::uint32_t> Store::append_annotation(core::GameId game, core::Seq se
 // --- Reading ----------------------------------------------------------------------
 Expected<std::vector<AnnotationRecord>> Reader::annotations(std::optional<core::GameId> game) const {
   std::vector<AnnotationRecord> out;
-  const auto gkey = game_key(game.value_or(0));
-  const std::string_view prefix = game ? view(gkey) : std::string_view{};
-  if (auto r = walk(*shared_, txn_, prefix, [&](AnnotationRecord rec) { out.push_back(std::move(rec)); }); !r) {
+  if (auto r = walk(*shared_, txn_, game, [&](AnnotationRecord rec) { out.push_back(std::move(rec)); }); !r) {
     return tl::unexpected(r.error());
   }
   return out;
@@ -138,13 +221,75 @@ Expected<std::vector<AnnotationRecord>> Reader::annotations(std::optional<core::
 
 Expected<std::vector<AnnotationRecord>> Reader::annotations_at(core::GameId game, core::Seq seq) const {
   std::vector<AnnotationRecord> out;
-  const auto prefix = event_key(game, seq);
-  if (auto r = walk(*shared_, txn_, prefix_of(prefix),
-                    [&](AnnotationRecord rec) { out.push_back(std::move(rec)); });
+  if (auto r = walk(*shared_, txn_, game,
+                    [&](AnnotationRecord rec) {
+                      if (rec.seq == seq) out.push_back(std::move(rec));
+                    });
       !r) {
     return tl::unexpected(r.error());
   }
   return out;
+}
+
+// --- Verifying --------------------------------------------------------------------
+// Never fails for damage: the first break is the answer.
+Expected<std::optional<BrokenLink>> Reader::verify_annotations(const GameMeta& meta,
+                                                               std::uint64_t& checked) const {
+  using Kind = BrokenLink::Kind;
+  const Shared& s = *shared_;
+  const core::GameId game = meta.id;
+  auto broken = [&](core::Seq seq, std::uint64_t n, Kind kind, std::string what) {
+    return std::optional<BrokenLink>(BrokenLink{game, seq, kind, fmt::format("{}: {}", where(game, n), what), n});
+  };
+  auto cursor = lmdb::Cursor::open(txn_, s.dbi.annotations);
+  if (!cursor) return detail::fail(s, "opening an annotations cursor", cursor.error());
+  const auto gkey = game_key(game);
+  core::Digest running = annotation_chain_start(meta.identity);
+  std::uint64_t expected = 0;
+  core::Seq last_seq = 0;
+  checked = 0;
+  for (auto e = cursor->get(MDB_SET_RANGE, view(gkey));; e = cursor->get(MDB_NEXT)) {
+    if (!e) return detail::fail(s, "reading annotations", e.error());
+    if (!*e) break;
+    const std::string_view key = cursor->key();
+    if (key.size() < 8 || get_be64(key.data()) != game) break;
+    const auto parts = parse_annotation_key(key);
+    if (!parts) return broken(last_seq, expected, Kind::BadAnnotation, fmt::format("a key of {} bytes, not 16", key.size()));
+    if (parts->n != expected) {
+      return broken(last_seq, expected, Kind::BadAnnotation,
+                    fmt::format("missing: the next stored annotation is #{} (one was removed)", parts->n));
+    }
+    const auto raw = split(cursor->value());
+    if (!raw) return broken(last_seq, expected, Kind::BadAnnotation, "the value is too short to hold its chain hash");
+    auto value = events::decode_annotation(raw->canonical);
+    if (!value && value.error().code != ErrorCode::Unsupported) {
+      return broken(last_seq, expected, Kind::BadAnnotation, "does not decode: " + value.error().message);
+    }
+    if (value) last_seq = value->seq;  // a newer kind still names its seq in the same field
+    running = annotation_chain_next(running, raw->canonical);
+    if (raw->stored != running) {
+      return broken(last_seq, expected, Kind::AnnotationChainMismatch,
+                    fmt::format("its stored chain hash is not the hash of it and the annotations before "
+                                "(seq {}): it or one before it was altered, removed or reordered",
+                                last_seq));
+    }
+    if (value && value->seq >= meta.event_count) {
+      return broken(last_seq, expected, Kind::BadAnnotation,
+                    fmt::format("it concerns seq {}; the game has {} events", value->seq, meta.event_count));
+    }
+    checked = ++expected;
+  }
+  if (expected != meta.annotation_count) {
+    return broken(last_seq, expected, Kind::AnnotationCountMismatch,
+                  fmt::format("{} annotations are stored, the game record counts {}", expected,
+                              meta.annotation_count));
+  }
+  if (running != meta.annotation_head) {
+    return broken(last_seq, expected == 0 ? 0 : expected - 1, Kind::AnnotationHeadMismatch,
+                  "the annotation chain does not end at the head in the game record: the last annotation "
+                  "or the record was altered");
+  }
+  return std::optional<BrokenLink>{};
 }
 
 }  // namespace warlog::store

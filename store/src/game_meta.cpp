@@ -37,10 +37,6 @@ core::Digest game_identity(std::string_view canonical_event0) {
   return tagged("warlog.game-identity.2", canonical_event0);
 }
 
-core::Digest annotation_chain_start(const core::Digest& identity) {
-  return tagged("warlog.annotation-chain.2",
-                std::string_view(reinterpret_cast<const char*>(identity.data()), identity.size()));
-}
 
 std::string encode_game_meta(const GameMeta& m) {
   std::string out;

@@ -7,6 +7,7 @@
 #include "block.hpp"
 #include "shared.hpp"
 #include "warlog/events/codec.hpp"
+#include "warlog/store/annotations.hpp"
 #include "warlog/store/game_meta.hpp"
 #include "warlog/store/keys.hpp"
 #include "warlog/store/store.hpp"

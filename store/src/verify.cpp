@@ -50,7 +50,7 @@ Expected<VerifyReport> Reader::verify(core::GameId game) const {
   VerifyReport report;
   report.game = game;
   auto broken = [&](core::Seq seq, Kind kind, std::string what) -> Expected<VerifyReport> {
-    report.broken = BrokenLink{game, seq, kind, std::move(what)};
+    report.broken = BrokenLink{game, seq, kind, std::move(what), {}};
     return report;
   };
 
@@ -187,6 +187,10 @@ Expected<VerifyReport> Reader::verify(core::GameId game) const {
       if (!blob) return broken(0, Kind::BlobMismatch, blob.error().message);
     }
   }
+  // The annotation chain (annotations.cpp).
+  auto annotations = verify_annotations(*meta, report.annotations_checked);
+  if (!annotations) return tl::unexpected(annotations.error());
+  report.broken = std::move(*annotations);
   return report;
 }
 

@@ -1,5 +1,6 @@
-// Annotations (disputes, rulings, signatures) round-trip through their packed
-// Cap'n Proto encoding, and hostile bytes are errors, never crashes.
+// Annotations (disputes, rulings, signatures) round-trip through their
+// canonical Cap'n Proto encoding with the seq they concern, other encodings
+// of the same value are refused, and hostile bytes are errors, never crashes.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -40,15 +41,21 @@ core::GameSigned signed_() {
   s.event_count = 70'000;
   for (std::size_t i = 0; i < s.head.size(); ++i) s.head[i] = static_cast<std::uint8_t>(0xA0 + i);
   for (std::size_t i = 0; i < s.signature.size(); ++i) s.signature[i] = static_cast<std::uint8_t>(255 - i);
-  s.signed_at = "2026-03-22T12:00:00Z";
+  s.signed_at_ms = 1'774'180'800'000;
+  s.key_id = {1, 2, 3, 4, 5, 6, 7, 8};
+  s.identity[0] = 0x35;
+  s.annotation_count = 3;
+  s.annotation_head[31] = 0xCC;
   return s;
 }
 
-void expect_round_trip(const core::Annotation& a) {
-  const std::string bytes = encode_annotation(a);
+void expect_round_trip(const core::Annotation& a, core::Seq seq = 27) {
+  const std::string bytes = encode_annotation(seq, a);
+  EXPECT_EQ(bytes.size() % 8, 0u);
   auto back = decode_annotation(bytes);
   ASSERT_TRUE(back) << back.error().message;
-  EXPECT_EQ(*back, a);
+  EXPECT_EQ(*back, (core::AnnotationAt{seq, a}));
+  EXPECT_EQ(encode_annotation(seq, back->value), bytes) << "one value, one encoding";
 }
 
 TEST(AnnotationCodec, EveryKindRoundTrips) {
@@ -59,21 +66,44 @@ TEST(AnnotationCodec, EveryKindRoundTrips) {
   auto reopened = ruled(std::nullopt);
   reopened.status = core::DisputeStatus::Open;
   expect_round_trip(reopened);
-  expect_round_trip(signed_());
-  expect_round_trip(core::DisputeRaised{});  // every default
+  expect_round_trip(signed_(), 69'999);
+  expect_round_trip(core::DisputeRaised{}, 0);  // every default
+  auto judged = ruled(std::nullopt);
+  judged.signature = core::RulingSignature{1'774'180'800'123, {9, 8, 7, 6, 5, 4, 3, 2}, {}, {}};
+  judged.signature->public_key[5] = 0x11;
+  judged.signature->signature[63] = 0x22;
+  expect_round_trip(judged, 122);
+}
+
+TEST(AnnotationCodec, TheSeqIsPartOfTheBytes) {
+  EXPECT_NE(encode_annotation(1, raised()), encode_annotation(2, raised()));
+}
+
+TEST(AnnotationCodec, ANonCanonicalEncodingOfTheSameValueIsDataLoss) {
+  // The message with a trailing word still reads as the value but is not its
+  // canonical bytes, so it may not be stored (a chain hash or signature over
+  // it would be over another byte string); nor may a value cut mid-word.
+  const std::string bytes = encode_annotation(4, raised());
+  auto trailing = decode_annotation(bytes + std::string(8, '\0'));
+  ASSERT_FALSE(trailing);
+  EXPECT_EQ(trailing.error().code, ErrorCode::DataLoss);
+  EXPECT_NE(trailing.error().message.find("canonical"), std::string::npos) << trailing.error().message;
+  auto odd = decode_annotation(bytes.substr(0, bytes.size() - 3));
+  ASSERT_FALSE(odd);
+  EXPECT_NE(odd.error().message.find("8-byte words"), std::string::npos) << odd.error().message;
 }
 
 TEST(AnnotationCodec, ValuesStartAtAnyAddress) {
   // LMDB values are only 2-byte aligned: decode from an odd offset.
-  const std::string bytes = encode_annotation(signed_());
+  const std::string bytes = encode_annotation(5, signed_());
   std::string shifted = "x" + bytes;
   auto back = decode_annotation(std::string_view(shifted).substr(1));
   ASSERT_TRUE(back) << back.error().message;
-  EXPECT_EQ(*back, core::Annotation(signed_()));
+  EXPECT_EQ(*back, (core::AnnotationAt{5, signed_()}));
 }
 
 TEST(AnnotationCodec, DamagedBytesAreDataLoss) {
-  const std::string bytes = encode_annotation(raised());
+  const std::string bytes = encode_annotation(0, raised());
   for (const std::string& bad : {std::string{}, bytes.substr(0, bytes.size() / 2), std::string(40, '\xff'),
                                  bytes + std::string(8, '\0')}) {
     auto r = decode_annotation(bad);
@@ -83,7 +113,7 @@ TEST(AnnotationCodec, DamagedBytesAreDataLoss) {
 }
 
 TEST(AnnotationCodec, EveryTruncationFails) {
-  const std::string bytes = encode_annotation(signed_());
+  const std::string bytes = encode_annotation(3, signed_());
   for (std::size_t cut = 1; cut < bytes.size(); ++cut) {
     auto r = decode_annotation(std::string_view(bytes).substr(0, bytes.size() - cut));
     EXPECT_FALSE(r) << "a message cut by " << cut << " bytes decoded";
@@ -113,19 +143,20 @@ class StockCapnp : public ::testing::Test {
 };
 
 TEST_F(StockCapnp, DecodesWhatWarlogWrites) {
-  std::ofstream(path("in.bin"), std::ios::binary) << encode_annotation(raised());
-  const std::string cmd = "capnp convert packed:text " + schema() + " Annotation < " + path("in.bin") + " > " +
+  std::ofstream(path("in.bin"), std::ios::binary) << encode_annotation(122, raised());
+  const std::string cmd = "capnp convert flat:text " + schema() + " Annotation < " + path("in.bin") + " > " +
                           path("out.txt");
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   const std::string text = slurp(path("out.txt"));
   EXPECT_NE(text.find("claim = \"Bruno drew three cards\""), std::string::npos) << text;
   EXPECT_NE(text.find("kind = rule"), std::string::npos) << text;
+  EXPECT_NE(text.find("seq = 122"), std::string::npos) << text;
 }
 
 TEST_F(StockCapnp, AKeyOfTheWrongSizeIsDataLoss) {
   // A signature whose public key is 3 bytes must not read as a key padded with zeros.
   std::ofstream(path("in.txt")) << "(gameSigned = (signer = \"A\", publicKey = \"abc\", eventCount = 1))\n";
-  const std::string cmd = "capnp convert text:packed " + schema() + " Annotation < " + path("in.txt") + " > " +
+  const std::string cmd = "capnp convert text:canonical " + schema() + " Annotation < " + path("in.txt") + " > " +
                           path("out.bin");
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   auto r = decode_annotation(slurp(path("out.bin")));

@@ -33,15 +33,15 @@ class DisputesTest : public ::testing::Test {
     ASSERT_TRUE(imported);
     ASSERT_EQ(imported->id, 1u);
   }
-  DisputeId raise(core::Seq seq = kThreeCards) {
-    auto id = replay::add_dispute(*archive_, {1, seq, "Bruno drew three cards", "Alice", {"MUS-a.draw", "R-010"},
-                                              "2026-03-20T10:00:00Z"});
+  DisputeId raise(core::Seq seq = kThreeCards, std::string claim = "Bruno drew three cards") {
+    auto id = replay::add_dispute(*archive_, {1, seq, std::move(claim), "Alice", {"MUS-a.draw", "R-010"},
+                                              "2026-03-20T10:00:00Z", {}});
     EXPECT_TRUE(id) << id.error().message;
     return *id;
   }
   replay::NewRuling ruling(std::optional<core::Expectation> e, bool supersede = false) {
     return {"Two cards per Muster Phase", "Judge Carla", {"MUS-a.draw"}, std::move(e), "2026-03-21T09:00:00Z",
-            supersede};
+            supersede, {}, std::nullopt, 0};
   }
 
   testing::TempDir dir_;
@@ -90,7 +90,15 @@ TEST_F(DisputesTest, RaiseListShowResolve) {
 TEST_F(DisputesTest, AResolvedDisputeIsOnlyRuledAgainOnPurposeAndTheHistoryStays) {
   const DisputeId id = raise();
   ASSERT_TRUE(replay::resolve_dispute(*archive_, id, ruling(std::nullopt)));
-  auto again = replay::resolve_dispute(*archive_, id, ruling(std::nullopt));
+  // The same ruling again records nothing; another one is an appeal.
+  bool already = false;
+  auto same = replay::resolve_dispute(*archive_, id, ruling(std::nullopt), &already);
+  ASSERT_TRUE(same) << same.error().message;
+  EXPECT_TRUE(already);
+  EXPECT_EQ(same->rulings.size(), 1u);
+  auto other = ruling(std::nullopt);
+  other.ruling = "A different view";
+  auto again = replay::resolve_dispute(*archive_, id, other, &already);
   ASSERT_FALSE(again);
   EXPECT_EQ(again.error().code, ErrorCode::Conflict);
   EXPECT_THAT(again.error().message, HasSubstr("--supersede"));
@@ -105,25 +113,33 @@ TEST_F(DisputesTest, AResolvedDisputeIsOnlyRuledAgainOnPurposeAndTheHistoryStays
 
 TEST_F(DisputesTest, DisputesAtOneEventAreKeptApart) {
   const DisputeId a = raise();
-  const DisputeId b = raise();
   const DisputeId c = raise(3);
-  EXPECT_EQ(b, (DisputeId{1, kThreeCards, 1}));
+  const DisputeId b = raise(kThreeCards, "And a fourth");
+  EXPECT_EQ(c, (DisputeId{1, 3, 0}));
+  EXPECT_EQ(b, (DisputeId{1, kThreeCards, 1})) << "dense at its seq, whatever lies between";
+  bool already = false;
+  EXPECT_EQ(replay::add_dispute(*archive_, {1, kThreeCards, "And a fourth", "Alice", {"MUS-a.draw", "R-010"},
+                                            "a later time", {}},
+                                &already)
+                .value(),
+            b);
+  EXPECT_TRUE(already) << "an exact repeat (the time aside) is the same dispute";
   ASSERT_TRUE(replay::resolve_dispute(*archive_, b, ruling(std::nullopt)));
   EXPECT_EQ(replay::find_dispute(*archive_, a)->status(), core::DisputeStatus::Open);
   EXPECT_EQ(replay::find_dispute(*archive_, b)->status(), core::DisputeStatus::Resolved);
   auto all = replay::list_disputes(*archive_, 1);
   ASSERT_TRUE(all);
   ASSERT_EQ(all->size(), 3u);
-  EXPECT_EQ((*all)[0].id, c);  // seq 3 sorts first
-  // A ruling's own key is not a dispute.
+  EXPECT_EQ((*all)[1].id, c);  // in the order raised
+  // There is no third dispute at the seq, whatever else is recorded there.
   EXPECT_EQ(replay::find_dispute(*archive_, {1, kThreeCards, 2}).error().code, ErrorCode::NotFound);
 }
 
 TEST_F(DisputesTest, BadInputIsRefused) {
-  EXPECT_EQ(replay::add_dispute(*archive_, {1, 27, " ", "Alice", {}, ""}).error().code, ErrorCode::InvalidArgument);
-  EXPECT_EQ(replay::add_dispute(*archive_, {1, 27, "x", "", {}, ""}).error().code, ErrorCode::InvalidArgument);
-  EXPECT_EQ(replay::add_dispute(*archive_, {1, 38, "x", "A", {}, ""}).error().code, ErrorCode::NotFound);
-  EXPECT_EQ(replay::add_dispute(*archive_, {2, 0, "x", "A", {}, ""}).error().code, ErrorCode::NotFound);
+  EXPECT_EQ(replay::add_dispute(*archive_, {1, 27, " ", "Alice", {}, "", {}}).error().code, ErrorCode::InvalidArgument);
+  EXPECT_EQ(replay::add_dispute(*archive_, {1, 27, "x", "", {}, "", {}}).error().code, ErrorCode::InvalidArgument);
+  EXPECT_EQ(replay::add_dispute(*archive_, {1, 38, "x", "A", {}, "", {}}).error().code, ErrorCode::NotFound);
+  EXPECT_EQ(replay::add_dispute(*archive_, {2, 0, "x", "A", {}, "", {}}).error().code, ErrorCode::NotFound);
   EXPECT_EQ(replay::list_disputes(*archive_, 2).error().code, ErrorCode::NotFound);
   const DisputeId id = raise();
   auto unknown_rule = replay::resolve_dispute(*archive_, id, ruling(core::Expectation{"MUS-z.nope", true}));

@@ -39,6 +39,31 @@ std::vector<std::pair<std::string, std::string>> dump_events(const fs::path& sto
   return out;
 }
 
+// The value stored under (game, n), split into its stored A(n) and bytes.
+std::pair<std::string, std::string> raw_annotation(const fs::path& store, core::GameId game, std::uint64_t n) {
+  std::pair<std::string, std::string> out;
+  edit_raw(store, kDbAnnotations, [&](MDB_txn* txn, MDB_dbi dbi) {
+    auto v = lmdb::get(txn, dbi, view(annotation_key(game, n)));
+    ASSERT_TRUE(v && *v);
+    out = {std::string((*v)->substr(0, 32)), std::string((*v)->substr(32))};
+  });
+  return out;
+}
+
+core::Digest digest_of(std::string_view s) {
+  core::Digest d{};
+  std::copy(s.begin(), s.end(), d.begin());
+  return d;
+}
+
+BrokenLink broken_link(const fs::path& store_dir, core::GameId game) {
+  auto store = open_store(store_dir, Options{.read_only = true});
+  auto report = store.reader()->verify(game);
+  EXPECT_TRUE(report) << report.error().message;
+  EXPECT_TRUE(report->broken) << "verify saw nothing wrong";
+  return report->broken.value_or(BrokenLink{});
+}
+
 class AnnotationsTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -46,30 +71,49 @@ class AnnotationsTest : public ::testing::Test {
     ASSERT_EQ(store.import_game(make_game("One", 400)).value(), 1u);  // seqs past 256
     ASSERT_EQ(store.import_game(make_game("Two", 10)).value(), 2u);
   }
+  // Game 1 with three annotations: two disputes and a ruling.
+  void three() {
+    auto store = open_store(dir_.store());
+    ASSERT_TRUE(store.append_annotation(1, 5, dispute("first")));
+    ASSERT_TRUE(store.append_annotation(1, 300, dispute("second")));
+    ASSERT_TRUE(store.append_annotation(1, 5, ruling(0)));
+  }
   TempDir dir_;
 };
 
 TEST(AnnotationKeys, AreBigEndianSoMemcmpOrderIsNumericOrder) {
-  EXPECT_LT(annotation_key(1, 255, 0), annotation_key(1, 256, 0));
-  EXPECT_LT(annotation_key(1, 7, 255), annotation_key(1, 7, 256));
-  EXPECT_LT(annotation_key(1, 70'000, 9), annotation_key(2, 0, 0));
-  const auto parts = parse_annotation_key(view(annotation_key(3, 65'536, 70'000)));
+  EXPECT_LT(annotation_key(1, 255), annotation_key(1, 256));
+  EXPECT_LT(annotation_key(1, 70'000), annotation_key(2, 0));
+  const auto parts = parse_annotation_key(view(annotation_key(3, 65'536)));
   ASSERT_TRUE(parts);
   EXPECT_EQ(parts->game, 3u);
-  EXPECT_EQ(parts->seq, 65'536u);
-  EXPECT_EQ(parts->n, 70'000u);
-  EXPECT_FALSE(parse_annotation_key(view(event_key(1, 2))));
+  EXPECT_EQ(parts->n, 65'536u);
+  EXPECT_FALSE(parse_annotation_key(std::string_view("0123456789abcdefghij")));  // format 1's 20 bytes
 }
 
-TEST_F(AnnotationsTest, AppendNumbersPerEventAndReadsBackInKeyOrder) {
+TEST(AnnotationChain, StartsFromTheIdentityAndHashesLengthAndBytes) {
+  core::Digest one{}, two{};
+  two[0] = 1;
+  const auto a = annotation_chain_start(one);
+  EXPECT_NE(a, annotation_chain_start(two));
+  std::string m(kAnnotationChainTag);
+  m.append(32, '\0');
+  EXPECT_EQ(a, core::blake2b(m)) << "A(-1) = BLAKE2b-256(tag ‖ identity)";
+  std::string link(a.begin(), a.end());
+  link += std::string("\x03\0\0\0abc", 7);  // u32 LE length, then the bytes
+  EXPECT_EQ(annotation_chain_next(a, "abc"), core::blake2b(link));
+}
+
+TEST_F(AnnotationsTest, AppendNumbersPerGameInOrderAndChains) {
   const auto before = dump_events(dir_.store());
+  core::Digest first_chain{};
   {
     auto store = open_store(dir_.store());
     EXPECT_EQ(store.append_annotation(1, 300, dispute("late")).value(), 0u);
-    EXPECT_EQ(store.append_annotation(1, 2, dispute("early")).value(), 0u);
+    EXPECT_EQ(store.append_annotation(1, 2, dispute("early")).value(), 1u);
     EXPECT_EQ(store.append_annotation(2, 0, dispute("other game")).value(), 0u);
-    EXPECT_EQ(store.append_annotation(1, 2, dispute("early, again")).value(), 1u);
-    EXPECT_EQ(store.append_annotation(1, 2, ruling(0)).value(), 2u);
+    EXPECT_EQ(store.append_annotation(1, 2, dispute("early, again")).value(), 2u);
+    EXPECT_EQ(store.append_annotation(1, 2, ruling(1)).value(), 3u);
   }
   {
     auto store = open_store(dir_.store(), Options{.read_only = true});
@@ -78,10 +122,25 @@ TEST_F(AnnotationsTest, AppendNumbersPerEventAndReadsBackInKeyOrder) {
     auto one = reader->annotations(1);
     ASSERT_TRUE(one) << one.error().message;
     ASSERT_EQ(one->size(), 4u);
-    EXPECT_EQ((*one)[0], (AnnotationRecord{1, 2, 0, dispute("early")}));
-    EXPECT_EQ((*one)[1], (AnnotationRecord{1, 2, 1, dispute("early, again")}));
-    EXPECT_EQ((*one)[2], (AnnotationRecord{1, 2, 2, ruling(0)}));
-    EXPECT_EQ((*one)[3], (AnnotationRecord{1, 300, 0, dispute("late")}));  // 300 after 2: big-endian
+    // In the order appended, each naming its seq.
+    const std::vector<std::pair<core::Seq, core::Annotation>> want = {
+        {300, dispute("late")}, {2, dispute("early")}, {2, dispute("early, again")}, {2, ruling(1)}};
+    const auto meta = reader->game(1).value();
+    core::Digest chain = annotation_chain_start(meta.identity);
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      const auto& r = (*one)[i];
+      EXPECT_EQ(r.game, 1u);
+      EXPECT_EQ(r.n, i);
+      EXPECT_EQ(r.seq, want[i].first);
+      EXPECT_EQ(r.value, want[i].second);
+      chain = annotation_chain_next(chain, events::encode_annotation(want[i].first, want[i].second));
+      EXPECT_EQ(r.chain, chain) << "A(" << i << ")";
+    }
+    first_chain = (*one)[0].chain;
+    // The record holds the count and A(count - 1).
+    EXPECT_EQ(meta.annotation_count, 4u);
+    EXPECT_EQ(meta.annotation_head, chain);
+    EXPECT_EQ(reader->game(2)->annotation_count, 1u);
 
     auto all = reader->annotations(std::nullopt);
     ASSERT_TRUE(all);
@@ -89,14 +148,30 @@ TEST_F(AnnotationsTest, AppendNumbersPerEventAndReadsBackInKeyOrder) {
     EXPECT_EQ(all->back().game, 2u);
     auto at = reader->annotations_at(1, 2);
     ASSERT_TRUE(at);
-    EXPECT_EQ(at->size(), 3u);
+    ASSERT_EQ(at->size(), 3u);
+    EXPECT_EQ((*at)[0].n, 1u);
     EXPECT_TRUE(reader->annotations_at(1, 3)->empty());
 
-    EXPECT_TRUE(reader->verify(1)->ok());
+    auto report = reader->verify(1);
+    ASSERT_TRUE(report);
+    EXPECT_TRUE(report->ok()) << report->broken->to_string();
+    EXPECT_EQ(report->annotations_checked, 4u);
   }
-  // The streams are byte for byte what they were (read with the store closed:
-  // LMDB allows one open of an environment per process).
+  // The value is A(n) ‖ the canonical bytes, and the streams are byte for
+  // byte what they were (read with the store closed: LMDB allows one open of
+  // an environment per process).
+  const auto [stored, bytes] = raw_annotation(dir_.store(), 1, 0);
+  EXPECT_EQ(digest_of(stored), first_chain);
+  EXPECT_EQ(bytes, events::encode_annotation(300, dispute("late")));
   EXPECT_EQ(dump_events(dir_.store()), before);
+}
+
+TEST_F(AnnotationsTest, AGameWithoutAnnotationsHasTheChainStartAsHead) {
+  auto store = open_store(dir_.store());
+  const auto meta = store.reader()->game(2).value();
+  EXPECT_EQ(meta.annotation_count, 0u);
+  EXPECT_EQ(meta.annotation_head, annotation_chain_start(meta.identity));
+  EXPECT_TRUE(store.reader()->verify(2)->ok());
 }
 
 TEST_F(AnnotationsTest, UnknownGameOrEventIsNotFoundAndWritesNothing) {
@@ -110,34 +185,36 @@ TEST_F(AnnotationsTest, UnknownGameOrEventIsNotFoundAndWritesNothing) {
   EXPECT_EQ(r.error().code, ErrorCode::NotFound);
   EXPECT_THAT(r.error().message, HasSubstr("has no event 11"));
   EXPECT_TRUE(store.reader()->annotations(std::nullopt)->empty());
+  EXPECT_EQ(store.reader()->game(2)->annotation_count, 0u);
 }
 
-TEST_F(AnnotationsTest, ARulingMustReferToADisputeAtTheSameEvent) {
+TEST_F(AnnotationsTest, ARulingNamesTheNthDisputeAtItsSeq) {
   auto store = open_store(dir_.store());
   ASSERT_TRUE(store.append_annotation(1, 5, dispute("here")));
-  auto elsewhere = store.append_annotation(1, 6, ruling(0));
+  ASSERT_TRUE(store.append_annotation(1, 6, dispute("elsewhere")));
+  ASSERT_TRUE(store.append_annotation(1, 5, dispute("here, second")));
+  auto elsewhere = store.append_annotation(1, 7, ruling(0));  // no dispute at seq 7
   ASSERT_FALSE(elsewhere);
   EXPECT_EQ(elsewhere.error().code, ErrorCode::NotFound);
-  auto missing = store.append_annotation(1, 5, ruling(3));
-  ASSERT_FALSE(missing);
-  ASSERT_TRUE(store.append_annotation(1, 5, ruling(0)));
-  auto on_a_ruling = store.append_annotation(1, 5, ruling(1));  // n 1 is a ruling, not a dispute
-  ASSERT_FALSE(on_a_ruling);
-  EXPECT_EQ(on_a_ruling.error().code, ErrorCode::NotFound);
+  EXPECT_THAT(elsewhere.error().message, HasSubstr("no dispute 1:7:0"));
+  EXPECT_FALSE(store.append_annotation(1, 5, ruling(2))) << "seq 5 has disputes 0 and 1 only";
+  EXPECT_TRUE(store.append_annotation(1, 5, ruling(1)));  // the second at seq 5: n 2, not n 1
+  EXPECT_TRUE(store.append_annotation(1, 6, ruling(0)));
 }
 
 TEST_F(AnnotationsTest, AStaleExpectedCountIsAConflict) {
   auto store = open_store(dir_.store());
   ASSERT_TRUE(store.append_annotation(1, 5, dispute("here")));
-  // Two judges read one record; the first appends, the second is refused.
-  ASSERT_EQ(store.append_annotation(1, 5, ruling(0), 1u).value(), 1u);
+  // Two judges read the game's one annotation; the first appends, the second is refused,
+  // even though the first wrote about another event: the chain has one order.
+  ASSERT_EQ(store.append_annotation(1, 9, dispute("there"), 1u).value(), 1u);
   auto late = store.append_annotation(1, 5, ruling(0), 1u);
   ASSERT_FALSE(late);
   EXPECT_EQ(late.error().code, ErrorCode::Conflict);
-  EXPECT_EQ(store.reader()->annotations_at(1, 5)->size(), 2u);
+  EXPECT_EQ(store.reader()->annotations(1)->size(), 2u);
 }
 
-TEST_F(AnnotationsTest, ASignatureIsKeptAtTheLastEventItCovers) {
+TEST_F(AnnotationsTest, ASignatureConcernsTheLastEventItCoversAndTheCountBeforeIt) {
   auto store = open_store(dir_.store());
   core::GameSigned s;
   s.signer = "Alice";
@@ -146,25 +223,90 @@ TEST_F(AnnotationsTest, ASignatureIsKeptAtTheLastEventItCovers) {
   auto wrong = store.append_annotation(2, 9, s);
   ASSERT_FALSE(wrong);
   EXPECT_EQ(wrong.error().code, ErrorCode::InvalidArgument);
+  auto stale = store.append_annotation(2, 10, s);  // it says 0 annotations before it; there is 1
+  ASSERT_FALSE(stale);
+  EXPECT_EQ(stale.error().code, ErrorCode::Conflict);
 }
 
-TEST_F(AnnotationsTest, ACorruptValueIsDataLossNamingItsKey) {
+TEST_F(AnnotationsTest, VerifyNamesTheFirstAlteredAnnotation) {
+  three();
+  // Flip a letter of the second dispute's claim ("second" -> "Second"): it still decodes.
+  edit_raw(dir_.store(), kDbAnnotations, [](MDB_txn* txn, MDB_dbi dbi) {
+    auto v = lmdb::get(txn, dbi, view(annotation_key(1, 1)));
+    ASSERT_TRUE(v && *v);
+    std::string value(**v);
+    const auto pos = value.find("second");
+    ASSERT_NE(pos, std::string::npos);
+    value[pos] = 'S';
+    test::put_raw(txn, dbi, view(annotation_key(1, 1)), value);
+  });
+  const auto b = broken_link(dir_.store(), 1);
+  EXPECT_EQ(b.kind, BrokenLink::Kind::AnnotationChainMismatch);
+  EXPECT_EQ(b.annotation, 1u);
+  EXPECT_EQ(b.seq, 300u);
+  EXPECT_THAT(b.what, HasSubstr("annotation 1#1"));
+}
+
+TEST_F(AnnotationsTest, ARecomputedChainStillDisagreesWithTheRecord) {
+  three();
+  // An editor removes the ruling (the last annotation) and leaves every
+  // stored hash consistent: only the record's count and head tell.
+  edit_raw(dir_.store(), kDbAnnotations, [](MDB_txn* txn, MDB_dbi dbi) {
+    ASSERT_TRUE(lmdb::del(txn, dbi, view(annotation_key(1, 2))).value());
+  });
+  const auto b = broken_link(dir_.store(), 1);
+  EXPECT_EQ(b.kind, BrokenLink::Kind::AnnotationCountMismatch);
+  EXPECT_THAT(b.what, HasSubstr("2 annotations are stored, the game record counts 3"));
+  // And nothing is appended on a chain that does not end where the record says.
+  auto store = open_store(dir_.store());
+  auto r = store.append_annotation(1, 5, dispute("after the removal"));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::DataLoss);
+  EXPECT_THAT(r.error().message, HasSubstr("run verify"));
+}
+
+TEST_F(AnnotationsTest, ARemovedAnnotationInTheMiddleIsAGap) {
+  three();
+  edit_raw(dir_.store(), kDbAnnotations, [](MDB_txn* txn, MDB_dbi dbi) {
+    ASSERT_TRUE(lmdb::del(txn, dbi, view(annotation_key(1, 1))).value());
+  });
+  const auto b = broken_link(dir_.store(), 1);
+  EXPECT_EQ(b.kind, BrokenLink::Kind::BadAnnotation);
+  EXPECT_EQ(b.annotation, 1u);
+  EXPECT_THAT(b.what, HasSubstr("the next stored annotation is #2"));
+}
+
+TEST_F(AnnotationsTest, AnAlteredRecordHeadIsNamed) {
+  three();
+  edit_raw(dir_.store(), kDbGames, [](MDB_txn* txn, MDB_dbi dbi) {
+    auto v = lmdb::get(txn, dbi, view(game_key(1)));
+    ASSERT_TRUE(v && *v);
+    auto meta = decode_game_meta(**v).value();
+    meta.annotation_head[0] ^= 1;
+    test::put_raw(txn, dbi, view(game_key(1)), encode_game_meta(meta));
+  });
+  const auto b = broken_link(dir_.store(), 1);
+  EXPECT_EQ(b.kind, BrokenLink::Kind::AnnotationHeadMismatch);
+}
+
+TEST_F(AnnotationsTest, ACorruptValueIsDataLossNamingIt) {
   {
     auto store = open_store(dir_.store());
     ASSERT_TRUE(store.append_annotation(1, 4, dispute("soon damaged")));
   }
   edit_raw(dir_.store(), kDbAnnotations, [](MDB_txn* txn, MDB_dbi dbi) {
-    test::put_raw(txn, dbi, view(annotation_key(1, 4, 0)), std::string(24, '\xff'));
+    test::put_raw(txn, dbi, view(annotation_key(1, 0)), std::string(32, 'A') + std::string(24, '\xff'));
   });
   auto store = open_store(dir_.store());
   auto r = store.reader()->annotations(1);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, ErrorCode::DataLoss);
-  EXPECT_THAT(r.error().message, HasSubstr("annotation 1:4:0"));
+  EXPECT_THAT(r.error().message, HasSubstr("annotation 1#0"));
+  EXPECT_EQ(store.reader()->verify(1)->broken->kind, BrokenLink::Kind::BadAnnotation);
   // Other games' annotations still read.
   EXPECT_TRUE(store.append_annotation(2, 0, dispute("fine")));
   EXPECT_EQ(store.reader()->annotations(2)->size(), 1u);
-  // Nothing is appended on top of a damaged record at the same event.
+  // Nothing is appended on top of a damaged chain.
   EXPECT_FALSE(store.append_annotation(1, 4, dispute("after the damage")));
 }
 

@@ -7,11 +7,14 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "warlog/core/event.hpp"
 #include "warlog/core/hash.hpp"
+#include "warlog/store/annotations.hpp"
+#include "warlog/store/game_meta.hpp"
 #include "warlog/store/keys.hpp"
 #include "warlog/store/lmdb.hpp"
 #include "warlog/store/store.hpp"
@@ -174,6 +177,31 @@ void forge_event(const fs::path& path, core::GameId game, core::Seq seq, Edit&& 
     ASSERT_TRUE(meta);
     meta->head = head;
     put_raw(txn, dbi, view(game_key(game)), encode_game_meta(*meta));
+// An editor with write access who keeps the store consistent: rewrites the
+// game's annotations as `edit` leaves their canonical bytes, recomputing
+// every A(n) and the record's count and head, so that verify sees nothing.
+inline void rewrite_annotations(const fs::path& path, core::GameId game,
+                                const std::function<void(std::vector<std::string>&)>& edit) {
+  edit_raw(path, kDbGames, [&](MDB_txn* txn, MDB_dbi games) {
+    MDB_dbi annotations = 0;
+    ASSERT_EQ(mdb_dbi_open(txn, kDbAnnotations, 0, &annotations), 0);
+    auto meta = decode_game_meta(*lmdb::get(txn, games, view(game_key(game))).value()).value();
+    std::vector<std::string> values;
+    for (std::uint64_t n = 0;; ++n) {
+      auto v = lmdb::get(txn, annotations, view(annotation_key(game, n))).value();
+      if (!v) break;
+      values.emplace_back(v->substr(32));
+      ASSERT_TRUE(lmdb::del(txn, annotations, view(annotation_key(game, n))).value());
+    }
+    edit(values);
+    core::Digest chain = annotation_chain_start(meta.identity);
+    for (std::size_t n = 0; n < values.size(); ++n) {
+      chain = annotation_chain_next(chain, values[n]);
+      put_raw(txn, annotations, view(annotation_key(game, n)), std::string(chain.begin(), chain.end()) + values[n]);
+    }
+    meta.annotation_count = values.size();
+    meta.annotation_head = chain;
+    put_raw(txn, games, view(game_key(game)), encode_game_meta(meta));
   });
 }
 

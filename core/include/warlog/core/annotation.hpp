@@ -2,12 +2,15 @@
 // Annotations: what is recorded beside a game's stream, never in it (DESIGN,
 // "Disputes"): a dispute raised at an event, the rulings on it, and
 // signatures over the stream. Value types. The store keeps them append-only
-// in the `annotations` database under game ‖ seq ‖ n (store/annotations.hpp);
-// a ruling is a new record referring to its dispute, so the history stays and
-// a dispute's status is a fold of its records (replay/disputes.hpp).
+// in the `annotations` database under game ‖ n, n dense per game in the
+// order of appending, chained (store/annotations.hpp); each names the event
+// it concerns (AnnotationAt::seq). A ruling is a new record referring to its
+// dispute, so the history stays and a dispute's status is a fold of its
+// records (replay/disputes.hpp).
 //
-// Timestamps are text as the caller gives them (the CLI passes the wall
-// clock as ISO 8601 UTC): neither core nor the store reads a clock.
+// Timestamps are given by the caller (the CLI passes the wall clock): neither
+// core nor the store reads a clock. Disputes and rulings keep ISO 8601 text;
+// signatures keep milliseconds since the Unix epoch, since they are signed.
 
 #include <array>
 #include <cstdint>
@@ -50,9 +53,23 @@ struct DisputeRaised {
   friend bool operator==(const DisputeRaised&, const DisputeRaised&) = default;
 };
 
-// A ruling on the DisputeRaised stored at the same game and seq under n =
-// `dispute`. A later ruling on the same dispute supersedes an earlier one
-// (an appeal); both stay.
+using PublicKey = std::array<std::uint8_t, 32>;   // Ed25519
+using Signature = std::array<std::uint8_t, 64>;   // Ed25519, detached
+using KeyId = std::array<std::uint8_t, 8>;        // the first 8 bytes of BLAKE2b-256(public key)
+
+// A judge's Ed25519 signature over the ruling it is part of (the signed
+// message: store/signature.hpp); the signer is the ruling's ruled_by.
+struct RulingSignature {
+  std::int64_t signed_at_ms = 0;
+  KeyId key_id{};
+  PublicKey public_key{};
+  Signature signature{};
+  friend bool operator==(const RulingSignature&, const RulingSignature&) = default;
+};
+
+// A ruling on dispute (seq, `dispute`): the `dispute`-th DisputeRaised (0, 1,
+// ...) about the same seq, counted in the game's annotation order. A later
+// ruling on the same dispute supersedes an earlier one (an appeal); both stay.
 struct DisputeRuled {
   std::uint32_t dispute = 0;
   DisputeStatus status = DisputeStatus::Resolved;
@@ -61,22 +78,26 @@ struct DisputeRuled {
   std::vector<Citation> citations;
   std::optional<Expectation> expectation;
   std::string ruled_at;
+  std::optional<RulingSignature> signature;  // the judge's, when the ruling was signed
   friend bool operator==(const DisputeRuled&, const DisputeRuled&) = default;
 };
 
-using PublicKey = std::array<std::uint8_t, 32>;   // Ed25519
-using Signature = std::array<std::uint8_t, 64>;   // Ed25519, detached
-
-// An Ed25519 signature over (game id, event_count, head): see
-// store/signature.hpp for the signed message. Keyed under seq =
-// event_count - 1, the last event it covers.
+// An Ed25519 signature over the game as it stood: its identity, its event
+// chain (count, head) and its annotation chain before this record (count,
+// head), with the signer's name, time and key id inside the signed message
+// (store/signature.hpp). Concerns seq = event_count - 1, the last event it
+// covers.
 struct GameSigned {
-  std::string signer;
+  std::string signer;  // self-declared; the keyring says whose key it is
   PublicKey public_key{};
+  KeyId key_id{};
+  std::int64_t signed_at_ms = 0;
+  Digest identity{};
   Seq event_count = 0;
-  Digest head{};  // chain hash of event event_count - 1, as signed
+  Digest head{};  // the event chain's head over event_count events, as signed
+  std::uint64_t annotation_count = 0;  // annotations before this one
+  Digest annotation_head{};            // A(annotation_count - 1), or A(-1)
   Signature signature{};
-  std::string signed_at;
   friend bool operator==(const GameSigned&, const GameSigned&) = default;
 };
 
@@ -93,5 +114,12 @@ struct Migrated {
 };
 
 using Annotation = std::variant<DisputeRaised, DisputeRuled, GameSigned, Migrated>;
+
+// An annotation with the event it concerns: what one stored value holds.
+struct AnnotationAt {
+  Seq seq = 0;
+  Annotation value;
+  friend bool operator==(const AnnotationAt&, const AnnotationAt&) = default;
+};
 
 }  // namespace warlog::core

@@ -1,8 +1,12 @@
 #pragma once
-// Bytes <-> core::Annotation: the values of the `annotations` database, one
-// packed Cap'n Proto message each (schema: events/schema/annotation.capnp).
-// Like events, packed input is unpacked into word-aligned buffers before it
-// is read, so LMDB values can be passed straight in.
+// Bytes <-> core::AnnotationAt: an annotation and the seq it concerns, as
+// one Cap'n Proto message in canonical form (capnp::canonicalize: one
+// segment, pre-order, no segment table; schema:
+// events/schema/annotation.capnp). Canonical, so that the annotation chain
+// and signatures hash the value rather than one of its encodings, and a
+// field added later with its default changes no stored byte. The input is
+// copied into a word-aligned buffer before it is read, so LMDB values can be
+// passed straight in.
 
 #include <string>
 #include <string_view>
@@ -12,13 +16,14 @@
 
 namespace warlog::events {
 
-// Never fails for a valid core::Annotation.
-[[nodiscard]] std::string encode_annotation(const core::Annotation& a);
+// The canonical bytes (a multiple of 8). Never fails for a valid annotation.
+[[nodiscard]] std::string encode_annotation(core::Seq seq, const core::Annotation& a);
 
-// Errors: DataLoss for bytes that are not one valid message (truncated,
-// garbage, trailing bytes, a key or signature of the wrong size);
-// Unsupported for an annotation kind or enumerant this build does not know.
-[[nodiscard]] Expected<core::Annotation> decode_annotation(std::string_view bytes);
+// Errors: DataLoss for bytes that are not one valid message in canonical
+// form (truncated, garbage, trailing words, another encoding of a value, a
+// key or signature of the wrong size); Unsupported for an annotation kind or
+// enumerant this build does not know.
+[[nodiscard]] Expected<core::AnnotationAt> decode_annotation(std::string_view bytes);
 
 // The largest annotation the store accepts, in encoded bytes: a claim or a
 // ruling is prose, not a document.

@@ -4,9 +4,12 @@
 // Append-only: resolving appends a ruling that refers to the dispute; the
 // dispute's status is a fold of its records, so the history stays.
 //
-// A dispute is named by where it is kept, "GAME:SEQ:N" ("1:27:0": game 1,
-// the event at seq 27, the first annotation there). Timestamps are text as
-// the caller gives them; nothing here reads a clock.
+// A dispute is named "GAME:SEQ:N" ("1:27:0"): the N-th dispute raised about
+// the event at seq SEQ of game GAME (0, 1, 2, ...), counted in the game's
+// annotation order, so ids are dense per event whatever rulings and
+// signatures lie between (docs/architecture.md › Store format 2 §3). A ruling
+// names its dispute by (SEQ, N). Timestamps are text as the caller gives
+// them; nothing here reads a clock.
 
 #include <cstdint>
 #include <optional>
@@ -17,6 +20,7 @@
 #include "warlog/core/annotation.hpp"
 #include "warlog/core/error.hpp"
 #include "warlog/replay/replay.hpp"
+#include "warlog/store/signature.hpp"
 
 namespace warlog::replay {
 
@@ -51,8 +55,9 @@ struct NewDispute {
   core::Seq seq = 0;
   std::string claim;
   std::string raised_by;
-  std::vector<std::string> citations;
+  std::vector<std::string> citations;  // each a rule id, or kept as free text (make_citation)
   std::string created_at;
+  std::vector<std::string> text_citations;  // free text, never read as a rule id
 };
 
 struct NewRuling {
@@ -64,22 +69,34 @@ struct NewRuling {
   // A dispute already resolved is only ruled on again on purpose (an appeal):
   // the new ruling supersedes, the old one stays in the history.
   bool supersede = false;
+  std::vector<std::string> text_citations;  // free text, never read as a rule id
+  // The judge's key: the ruling is signed (store/signature.hpp) by ruled_by.
+  std::optional<store::KeyPair> key;
+  std::int64_t signed_at_ms = 0;
 };
 
 // --- Recording -----------------------------------------------------------------
+// An exact repeat of a dispute already raised at the event (same claim, by,
+// citations; the time aside) records nothing and returns the existing id,
+// with *already = true: a retry or a script run twice never records twice.
 // Errors: InvalidArgument for an empty claim or name; NotFound for an unknown
-// game or a seq past its last event.
-[[nodiscard]] Expected<DisputeId> add_dispute(const Archive& archive, const NewDispute& d);
-
-// Appends a ruling and returns the dispute with it. Errors: NotFound for an
-// unknown dispute; InvalidArgument for an empty ruling or name, or an
-// expectation naming a rule the engine does not know; Conflict when the
-// dispute is already resolved and !supersede, or another writer ruled on it
+// game or a seq past its last event; Conflict when another writer appended
 // at the same moment (nothing written).
-[[nodiscard]] Expected<Dispute> resolve_dispute(const Archive& archive, const DisputeId& id, const NewRuling& r);
+[[nodiscard]] Expected<DisputeId> add_dispute(const Archive& archive, const NewDispute& d,
+                                              bool* already = nullptr);
+
+// Appends a ruling and returns the dispute with it. Repeating the ruling in
+// force (same ruling, by, citations, expectation) records nothing, with
+// *already = true. Errors: NotFound for an unknown dispute; InvalidArgument
+// for an empty ruling or name, or an expectation naming a rule the engine
+// does not know; Conflict when the dispute is already resolved and
+// !supersede, or another writer appended at the same moment (nothing written).
+[[nodiscard]] Expected<Dispute> resolve_dispute(const Archive& archive, const DisputeId& id, const NewRuling& r,
+                                                bool* already = nullptr);
 
 // --- Reading -----------------------------------------------------------------------
-// Every dispute of a game (nullopt: of every game), in (game, seq, n) order.
+// Every dispute of a game (nullopt: of every game), by game, then in the
+// order raised.
 [[nodiscard]] Expected<std::vector<Dispute>> list_disputes(const Archive& archive,
                                                            std::optional<core::GameId> game);
 // Errors: NotFound "no dispute 1:27:0".

@@ -1,22 +1,30 @@
 #pragma once
 // The `annotations` database: what is recorded beside a game's stream
-// (disputes, rulings, signatures; core/annotation.hpp), never in it.
+// (disputes, rulings, signatures; core/annotation.hpp), never in it, and
+// chained per game (docs/architecture.md › Store format 2 §2, §3).
 //
-//   key    game u64 BE ‖ seq u64 BE ‖ n u32 BE   (20 bytes)
-//   value  one packed Cap'n Proto Annotation (events/schema/annotation.capnp)
+//   key    game u64 BE ‖ n u64 BE   (16 bytes; n = 0, 1, 2, ... per game,
+//                                    the order of appending)
+//   value  A(n) (32 bytes) ‖ the AnnotationAt in canonical Cap'n Proto
+//          (events/annotation_codec.hpp), which names the seq it concerns
 //
-// Append-only: Store::append_annotation writes the next n under (game, seq)
-// with MDB_NOOVERWRITE and nothing ever rewrites or deletes a value. A ruling
-// is a new record at its dispute's (game, seq) naming the dispute's n; a
-// signature is keyed at the last event it covers. Big-endian keys keep a
-// game's annotations together and in event order, so listing one game is a
-// range read and `mdb_dump -s annotations` shows them in order.
+//   A(-1) = BLAKE2b-256("warlog.annotation-chain.2" ‖ identity)
+//   A(n)  = BLAKE2b-256(A(n-1) ‖ u32 LE length ‖ canonical bytes of n)
 //
-// Why signatures live here rather than in a `signatures` database: the
-// DESIGN puts everything that is not a game action beside the stream; one
-// append-only side table needs no store format bump (an older warlog opening
-// a newer store sees the same seven databases) and a signature is naturally
-// "about the event it ends at".
+// where identity is GameMeta::identity. The game record keeps the count and
+// A(count - 1) (A(-1) for none), rewritten in the same write transaction as
+// each append, so removing, reordering or editing any annotation, the last
+// one included, shows in verify; and a signature over (count, head) goes
+// stale when one is added and INVALID when one it covered is removed.
+//
+// Append-only: Store::append_annotation writes n = the game's count with
+// MDB_NOOVERWRITE; nothing rewrites or deletes a value. A ruling is a new
+// record naming its dispute by (seq, N): the N-th DisputeRaised about that
+// seq, counted in n order (replay/disputes.hpp).
+//
+// Why n per game and not seq ‖ n (format 1): the chain needs one order, and
+// the order that matters is the order things were said; "what concerns seq
+// S" is a filter over a game's few annotations.
 
 #include <array>
 #include <cstdint>
@@ -25,44 +33,50 @@
 #include <string_view>
 
 #include "warlog/core/annotation.hpp"
+#include "warlog/core/hash.hpp"
 #include "warlog/store/keys.hpp"
 
 namespace warlog::store {
 
-using AnnotationKey = std::array<char, 20>;
+using AnnotationKey = std::array<char, 16>;
 
-[[nodiscard]] inline AnnotationKey annotation_key(core::GameId game, core::Seq seq,
-                                                  std::uint32_t n) noexcept {
+[[nodiscard]] inline AnnotationKey annotation_key(core::GameId game, std::uint64_t n) noexcept {
   AnnotationKey k{};
   put_be64(k.data(), game);
-  put_be64(k.data() + 8, seq);
-  for (int i = 3; i >= 0; --i) {
-    k[16 + static_cast<std::size_t>(i)] = static_cast<char>(n & 0xFF);
-    n >>= 8;
-  }
+  put_be64(k.data() + 8, n);
   return k;
 }
 
 struct AnnotationKeyParts {
   core::GameId game = 0;
-  core::Seq seq = 0;
-  std::uint32_t n = 0;
+  std::uint64_t n = 0;
 };
 
-// nullopt for a key that is not 20 bytes.
+// nullopt for a key that is not 16 bytes.
 [[nodiscard]] inline std::optional<AnnotationKeyParts> parse_annotation_key(std::string_view k) noexcept {
-  if (k.size() != 20) return std::nullopt;
-  std::uint32_t n = 0;
-  for (std::size_t i = 16; i < 20; ++i) n = n << 8 | static_cast<unsigned char>(k[i]);
-  return AnnotationKeyParts{get_be64(k.data()), get_be64(k.data() + 8), n};
+  if (k.size() != 16) return std::nullopt;
+  return AnnotationKeyParts{get_be64(k.data()), get_be64(k.data() + 8)};
 }
+
+// --- The chain ------------------------------------------------------------------
+inline constexpr std::string_view kAnnotationChainTag = "warlog.annotation-chain.2";
+
+// A(-1) of the game with this identity.
+[[nodiscard]] core::Digest annotation_chain_start(const core::Digest& identity);
+// A(n) from A(n-1) and the canonical bytes of annotation n.
+[[nodiscard]] core::Digest annotation_chain_next(const core::Digest& prev, std::string_view canonical);
 
 // One stored annotation with where it is kept.
 struct AnnotationRecord {
   core::GameId game = 0;
-  core::Seq seq = 0;
-  std::uint32_t n = 0;
+  std::uint64_t n = 0;  // its place in the game's chain
+  core::Seq seq = 0;    // the event it concerns
   core::Annotation value;
+  // A(n) recomputed from A(-1) over the stored bytes of records 0..n as they
+  // are now (what a signature's annotation head is checked against; the
+  // stored A(n) is verify's business).
+  core::Digest chain{};
+
   friend bool operator==(const AnnotationRecord&, const AnnotationRecord&) = default;
 };
 

@@ -56,7 +56,7 @@ inline constexpr std::uint8_t kGameMigrated = 1;  // flags bit 0
 // 0); what signatures, the keyring and the snapshot cache name.
 [[nodiscard]] core::Digest game_identity(std::string_view canonical_event0);
 // A(-1) of a game's annotation chain.
-[[nodiscard]] core::Digest annotation_chain_start(const core::Digest& identity);
+// annotation_chain_start(identity): annotations.hpp.
 
 // The stored fields only (the derived ones are ignored).
 [[nodiscard]] std::string encode_game_meta(const GameMeta& m);

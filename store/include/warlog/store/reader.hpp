@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -50,11 +52,17 @@ struct BrokenLink {
     TagMismatch,       // an event's tag does not hold: the first altered event
     Orphan,            // events stored under a game id with no record (a deleted record)
     BlobMismatch,      // a catalog or ruleset GameCreated names is missing or does not hash to its name
+    // The annotation chain (annotations.hpp; `annotation` names the n):
+    BadAnnotation,            // a key, a gap in n, a value that does not decode or names no event
+    AnnotationChainMismatch,  // the stored A(n) is not the hash recomputed over the chain
+    AnnotationCountMismatch,  // more or fewer annotations than the game record counts
+    AnnotationHeadMismatch,   // the chain does not end at the record's annotation head
   };
   core::GameId game = 0;
   core::Seq seq = 0;  // the event at which the check failed (a block's first seq)
   Kind kind = Kind::ChainMismatch;
   std::string what;  // one line for a person
+  std::optional<std::uint64_t> annotation;  // the annotation's n, for the annotation kinds
 
   [[nodiscard]] std::string to_string() const;  // "game 3, seq 17: what"
 };
@@ -63,6 +71,7 @@ struct VerifyReport {
   core::GameId game = 0;
   core::Seq events_checked = 0;      // events whose every check passed
   core::Seq unknown_payloads = 0;    // events of a payload kind newer than this build
+  std::uint64_t annotations_checked = 0;  // annotations whose chain link held
   std::optional<BrokenLink> broken;  // the first broken link; empty when intact
 
   [[nodiscard]] bool ok() const noexcept { return !broken.has_value(); }
@@ -132,13 +141,25 @@ class Reader {
   // other with no gap and decode within their limits; each event's tag
   // (names the first altered event) and each block's S (names the altered
   // block when tags were recomputed); count and head against the record;
-  // the blobs GameCreated names re-hash. Reports the first broken link;
+  // the blobs GameCreated names re-hash; then the annotation chain
+  // (annotations.hpp): each stored A(n) against the recomputed one (the
+  // first altered annotation is named), its count and head against the
+  // record. Reports the first broken link;
   // never fails on corrupt data. Errors (not findings): NotFound for a
   // game id with neither a record nor events (a game id with events but no
   // record is reported broken, kind Orphan); IoError etc. when LMDB fails.
   [[nodiscard]] Expected<VerifyReport> verify(core::GameId game) const;
   // Game ids that have events but no record (a deleted record), ascending.
   [[nodiscard]] Expected<std::vector<core::GameId>> orphan_games() const;
+
+  // The event chain's head after the first `count` events, recomputed from
+  // the stored events (never the game record), for each count asked, in one
+  // pass: what a signature's (event count, head) is checked against. A count
+  // the stored stream does not reach (removed events, a gap, an unreadable
+  // event) is absent from the result. Errors: NotFound for an unknown game;
+  // IoError etc. (store/src/chain_heads.cpp: the event chain's definition.)
+  [[nodiscard]] Expected<std::map<core::Seq, core::Digest>> chain_heads(core::GameId game,
+                                                                        std::span<const core::Seq> counts) const;
 
   // --- Blobs -------------------------------------------------------------------
   // The bytes stored by Store::put_blob, re-hashed on every read. NotFound
@@ -155,12 +176,13 @@ class Reader {
 
   // --- Annotations (store/src/annotations.cpp; layout: annotations.hpp) -------
   // Every annotation of `game` (nullopt: of every game), in key order: by
-  // game, then seq, then n. Errors: DataLoss "annotation G:S:N: ..." for a
-  // key or value that does not decode; Unsupported for a kind newer than
-  // this build.
+  // game, then n (the order of appending), each with its chain recomputed.
+  // Errors: DataLoss "annotation G#N: ..." for a key or value that does not
+  // decode; Unsupported for a kind newer than this build.
   [[nodiscard]] Expected<std::vector<AnnotationRecord>> annotations(
       std::optional<core::GameId> game) const;
-  // The annotations kept at one event, in n order (empty when none).
+  // The annotations of the game that concern one event, in n order (empty
+  // when none).
   [[nodiscard]] Expected<std::vector<AnnotationRecord>> annotations_at(core::GameId game,
                                                                        core::Seq seq) const;
 
@@ -169,6 +191,9 @@ class Reader {
   Reader(std::shared_ptr<detail::Shared> shared, MDB_txn* txn) noexcept;
   void end() noexcept;
   [[nodiscard]] Expected<core::Event> first_event(const GameMeta& record) const;
+  // verify's annotation part (annotations.cpp); `checked` counts the links that held.
+  [[nodiscard]] Expected<std::optional<BrokenLink>> verify_annotations(const GameMeta& meta,
+                                                                       std::uint64_t& checked) const;
 
   std::shared_ptr<detail::Shared> shared_;
   MDB_txn* txn_ = nullptr;  // owned: aborted in end()

@@ -138,18 +138,22 @@ class Store {
   [[nodiscard]] Expected<core::Digest> put_blob(BlobKind kind, std::string_view bytes);
 
   // --- Annotations (store/src/annotations.cpp; layout: annotations.hpp) -------
-  // Appends `a` under (game, seq, n) with the next free n at that event and
-  // returns n. Append-only: nothing is ever rewritten. expected_next_n, when
-  // given, must equal the number of annotations already at (game, seq), as
-  // append's expected_next_seq: a writer that read a stale history gets
-  // Conflict and writes nothing. Errors: NotFound for an unknown game or a
-  // seq at or past its event count, and for a DisputeRuled whose `dispute` is
-  // not a DisputeRaised at (game, seq); InvalidArgument for a GameSigned whose
-  // event_count is not seq + 1; ResourceExhausted for a value over
-  // events::kMaxAnnotationBytes.
-  [[nodiscard]] Expected<std::uint32_t> append_annotation(
-      core::GameId game, core::Seq seq, const core::Annotation& a,
-      std::optional<std::uint32_t> expected_next_n = std::nullopt);
+  // Appends `a`, concerning event `seq`, as the game's next annotation n,
+  // chains it and updates the game record's annotation count and head in the
+  // same transaction; returns n. Append-only: nothing is ever rewritten.
+  // expected_next, when given, must equal the game's annotation count (all
+  // kinds, not only those at `seq`: the chain has one order, so any append
+  // in between changes what the writer read), as append's expected_next_seq:
+  // a writer that read a stale history gets Conflict and writes nothing.
+  // Errors: NotFound for an unknown game or a seq at or past its event count,
+  // and for a DisputeRuled naming no dispute (seq, dispute); InvalidArgument
+  // for a GameSigned whose event_count is not seq + 1; Conflict for a
+  // GameSigned whose annotation_count is not the game's; DataLoss when the
+  // record's head is not the last stored annotation's (run verify);
+  // ResourceExhausted for a value over events::kMaxAnnotationBytes.
+  [[nodiscard]] Expected<std::uint64_t> append_annotation(core::GameId game, core::Seq seq,
+                                                          const core::Annotation& a,
+                                                          std::optional<std::uint64_t> expected_next = std::nullopt);
 
   // --- Migration (store/src/migrate.cpp) ------------------------------------------
   // `warlog migrate` (docs/architecture.md › "Store format 2" › 7): reads the
