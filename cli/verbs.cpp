@@ -60,7 +60,7 @@ int run_import(const Options& o) {
 }
 
 int run_verify(const Options& o) {
-  auto keyring = open_keyring(o.keyring, o.store);
+  auto keyring = open_keyring(o.keyring, o.store, false);
   if (!keyring) {
     error_line(keyring.error());
     return kExitError;

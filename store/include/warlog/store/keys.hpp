@@ -10,8 +10,8 @@
 //   blobs        kind u8 ‖ BLAKE2b-256     (33 bytes)  the blob's bytes
 //   snapshots    game u64 ‖ seq u64 ‖ ruleset digest   packed Cap'n Proto snapshot
 //                ‖ engine version u32      (52 bytes)  (events/snapshot.hpp)
-//   annotations  game u64 ‖ seq u64 ‖ n u32 (20 bytes)  packed Cap'n Proto annotation
-//                (disputes, rulings, signatures; annotations.hpp)
+//   annotations  game u64 ‖ n u64          (16 bytes)  A(n) ‖ canonical Cap'n Proto annotation
+//                (disputes, rulings, signatures, chained per game; annotations.hpp)
 //   meta         "format"                              u32 store format version
 
 #include <array>
