@@ -24,7 +24,9 @@ CLI::App* add_trust(CLI::App& app, TrustArgs& a);
 int run_trust(const TrustArgs& a);
 
 // The keyring at --keyring / $WARLOG_KEYRING / the default, refused inside
-// the store (--store / $WARLOG_STORE / the default).
-[[nodiscard]] Expected<replay::Keyring> open_keyring(const std::string& flag, const std::string& store_flag);
+// the store (--store / $WARLOG_STORE / the default). Without for_trust, no
+// default path (no HOME) is an empty keyring rather than an error.
+[[nodiscard]] Expected<replay::Keyring> open_keyring(const std::string& flag, const std::string& store_flag,
+                                                     bool for_trust);
 
 }  // namespace warlog::cli

@@ -123,7 +123,7 @@ std::optional<replay::SignedState> state_of(const std::string& text) {
 }  // namespace
 
 int run_verify(const Options& o) {
-  auto keyring = open_keyring(o.keyring, o.store);
+  auto keyring = open_keyring(o.keyring, o.store, false);
   if (!keyring) {
     error_line(keyring.error());
     return kExitError;

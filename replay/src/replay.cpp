@@ -451,8 +451,8 @@ Expected<VerifyResult> Archive::verify(core::GameId id) const {
     r.first_bad_seq = report->broken->seq;
     r.detail = report->broken->what;
   } else {
-    r.detail = fmt::format("chain intact ({} events, {} annotations)", report->events_checked,
-                           report->annotations_checked);
+    r.detail = fmt::format("chain intact ({} events, {} annotation{})", report->events_checked,
+                           report->annotations_checked, report->annotations_checked == 1 ? "" : "s");
   }
   return r;
 }

@@ -66,7 +66,7 @@ TEST_F(SigningCli, VerifyReportsTheSignerAndWhetherItStillMatches) {
   EXPECT_THAT(sign.out, HasSubstr("game 1 signed by Alice (key " + key_id_ + ") over 38 events and 0 annotations"));
   auto v = run_warlog("verify " + store_);
   EXPECT_EQ(v.code, 0) << v.out << v.err;
-  EXPECT_THAT(v.out, HasSubstr("game 1: ok, chain intact (38 events, 1 annotations)\n"));
+  EXPECT_THAT(v.out, HasSubstr("game 1: ok, chain intact (38 events, 1 annotation)\n"));
   EXPECT_THAT(v.out, HasSubstr("\n  valid signature by an unknown key " + key_id_ + ", self-declared 'Alice'"));
   EXPECT_THAT(v.out, MatchesRegex(".*\n  - signed by Alice \\(key " + key_id_ +
                                       "\\) at [0-9T:Z-]+ over 38 events, 0 annotations: valid\n"));

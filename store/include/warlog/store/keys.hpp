@@ -17,8 +17,8 @@
 //   snapshots    no longer read or written: snapshots live in the user's
 //                cache (snapshot_cache.hpp); format 1 stores may still hold
 //                old ones here, left alone until format 2's migrate drops them
-//   annotations  game u64 ‖ seq u64 ‖ n u32 (20 bytes)  packed Cap'n Proto annotation
-//                (disputes, rulings, signatures; annotations.hpp)
+//   annotations  game u64 ‖ n u64          (16 bytes)  A(n) ‖ canonical Cap'n Proto annotation
+//                (disputes, rulings, signatures, chained per game; annotations.hpp)
 //   meta         "format"                              u32 store format version
 
 #include <array>
