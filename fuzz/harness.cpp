@@ -90,7 +90,7 @@ const Samples& samples() {
 }
 
 const std::vector<std::string>& target_names() {
-  static const std::vector<std::string> names{"event", "notation", "catalog", "ruleset", "snapshot"};
+  static const std::vector<std::string> names{"event", "notation", "catalog", "ruleset", "snapshot", "block"};
   return names;
 }
 
@@ -100,6 +100,33 @@ std::vector<std::string> seeds(std::string_view target) {
   if (target == "event") {
     for (const auto& game : s.games) {
       for (const auto& ev : game) out.push_back(events::encode_event(ev));
+    }
+  } else if (target == "block") {
+    // Blocks as store format 2 lays them (store/src/block.hpp): event 0
+    // alone, then 64 events a block; S and tags left zero (the target
+    // recomputes S; a tag's value does not change how a block parses).
+    auto le = [](std::string& out, std::size_t v, int bytes) {
+      for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>(v >> (8 * i) & 0xFF));
+    };
+    auto block = [&](const std::vector<core::Event>& game, std::size_t first, std::size_t n) {
+      std::string body;
+      for (std::size_t i = first; i < first + n; ++i) {
+        const std::string e = events::encode_event(game[i]);
+        le(body, e.size(), 4);
+        body += e;
+      }
+      std::string v;
+      v.push_back(1);
+      v.push_back(0);
+      le(v, n, 2);
+      le(v, body.size(), 4);
+      v.append(32 + 8 * n, '\0');
+      return v + body;
+    };
+    for (const auto& game : s.games) {
+      if (game.empty()) continue;
+      out.push_back(block(game, 0, 1));
+      if (game.size() > 65) out.push_back(block(game, 1, 64));
     }
   } else if (target == "notation") {
     out = s.game_texts;

@@ -33,7 +33,7 @@ struct Samples {
 };
 [[nodiscard]] const Samples& samples();
 
-// Seed inputs for `target` (event, notation, catalog, ruleset, snapshot),
+// Seed inputs for `target` (event, notation, catalog, ruleset, snapshot, block),
 // built from the samples with the real encoders. Empty for an unknown target.
 //   event:    every event of every game, encoded by events::encode_event
 //   notation: the sample .wlog files and every game exported as notation
@@ -41,6 +41,7 @@ struct Samples {
 //   ruleset:  the sample ruleset TOML
 //   snapshot: the packed message of events::encode_snapshot (checksum
 //             removed; the target appends it) after every event of every game
+//   block:    store format 2 blocks of every game: event 0, and seqs 1..64
 [[nodiscard]] std::vector<std::string> seeds(std::string_view target);
 
 // The names seeds() knows, in a fixed order.
