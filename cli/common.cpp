@@ -45,8 +45,6 @@ Expected<void> parse_shard(Options& o) {
   return {};
 }
 
-}  // namespace
-
 Expected<Selection> open_selection(const Options& opts, replay::Archive::Mode mode, bool orphans) {
   Options o = opts;
   if (auto s = parse_shard(o); !s) return tl::unexpected(s.error());

@@ -6,6 +6,7 @@
 
 #include <capnp/any.h>
 #include <capnp/message.h>
+#include <capnp/serialize.h>
 #include <kj/exception.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <type_traits>
 
 #include "bounds.hpp"
+#include "warlog/events/framing.hpp"
 #include "schema/annotation.capnp.h"
 
 namespace warlog::events {
@@ -257,6 +259,29 @@ Expected<core::AnnotationAt> decode_annotation(std::string_view bytes) {
   } catch (const kj::Exception& e) {
     return make_error(ErrorCode::DataLoss, "annotation bytes (" + std::to_string(bytes.size()) +
                                                ") are not a valid message: " + one_line(e.getDescription()));
+  }
+}
+
+Expected<core::Annotation> decode_annotation_format1(std::string_view packed) {
+  if (packed.size() > kMaxAnnotationBytes) {
+    return make_error(ErrorCode::DataLoss, "a format-1 annotation of " + std::to_string(packed.size()) +
+                                               " bytes is over the limit of " + std::to_string(kMaxAnnotationBytes));
+  }
+  auto unpacked = unpack_message(packed);
+  if (!unpacked) return tl::unexpected(unpacked.error());
+  try {
+    kj::Array<capnp::word> words = kj::heapArray<capnp::word>(unpacked->size() / sizeof(capnp::word));
+    std::memcpy(words.begin(), unpacked->data(), words.size() * sizeof(capnp::word));
+    capnp::ReaderOptions options;
+    options.traversalLimitInWords = kTraversalLimitWords;
+    options.nestingLimit = kNestingLimit;
+    capnp::FlatArrayMessageReader message(words.asPtr(), options);
+    detail::check_whole_message(message);
+    return read(message.getRoot<ca::Annotation>());
+  } catch (const DecodeFailure& f) {
+    return make_error(f.code, f.message);
+  } catch (const kj::Exception& e) {
+    return make_error(ErrorCode::DataLoss, "a format-1 annotation is not a valid message: " + one_line(e.getDescription()));
   }
 }
 

@@ -325,6 +325,8 @@ Expected<std::vector<core::GameId>> Archive::game_ids(bool orphans) const {
   ids->insert(ids->end(), lost->begin(), lost->end());
   std::sort(ids->begin(), ids->end());
   return ids;
+}
+
 Expected<std::vector<Expected<GameSummary>>> Archive::game_list() const {
   auto reader = store_->reader();
   if (!reader) return tl::unexpected(reader.error());

@@ -76,7 +76,10 @@ Expected<std::vector<MigratedGame>> Store::migrate_format1(const fs::path& path,
       }
       // Disputes and rulings, in key order. Signatures are not carried (they
       // signed format 1's head): the Migrated record names the valid ones.
-      std::map<std::pair<core::Seq, std::uint32_t>, std::uint32_t> renumbered;  // (seq, old n) -> new n
+      // Format 1 numbered every annotation at an event (n); format 2 numbers a
+      // dispute by the disputes before it at its event (dense ids, G:S:N).
+      std::map<std::pair<core::Seq, std::uint32_t>, std::uint32_t> renumbered;  // (seq, old n) -> N
+      std::map<core::Seq, std::uint32_t> disputes_at;
       for (const auto& a : g.annotations) {
         if (std::holds_alternative<core::GameSigned>(a.value)) continue;
         core::Annotation value = a.value;
@@ -90,7 +93,7 @@ Expected<std::vector<MigratedGame>> Store::migrate_format1(const fs::path& path,
         }
         auto n = st.append_annotation(g.id, a.seq, value);
         if (!n) return abandon(n.error());
-        renumbered[{a.seq, a.n}] = *n;
+        if (std::holds_alternative<core::DisputeRaised>(value)) renumbered[{a.seq, a.n}] = disputes_at[a.seq]++;
       }
       core::Migrated m;
       m.format1_head = g.head;

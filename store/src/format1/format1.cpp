@@ -188,7 +188,7 @@ Expected<Game> Reader1::game(core::GameId id) const {
     if (key.size() != 20) return broken("an annotation key is not 20 bytes");
     std::uint32_t n = 0;
     for (std::size_t i = 16; i < 20; ++i) n = n << 8 | static_cast<unsigned char>(key[i]);
-    auto value = events::decode_annotation(acur->value());
+    auto value = events::decode_annotation_format1(acur->value());
     if (!value) return broken(fmt::format("annotation {}:{}:{}: {}", id, get_be64(key.data() + 8), n, value.error().message));
     g.annotations.push_back(Annotation{get_be64(key.data() + 8), n, std::move(*value)});
   }

@@ -25,6 +25,10 @@ namespace warlog::events {
 // enumerant this build does not know.
 [[nodiscard]] Expected<core::AnnotationAt> decode_annotation(std::string_view bytes);
 
+// A format-1 value (one packed message, no seq): what `warlog migrate`
+// reads from a format-1 store (store/src/format1/). Errors as above.
+[[nodiscard]] Expected<core::Annotation> decode_annotation_format1(std::string_view packed);
+
 // The largest annotation the store accepts, in encoded bytes: a claim or a
 // ruling is prose, not a document.
 inline constexpr std::size_t kMaxAnnotationBytes = 64 * 1024;
