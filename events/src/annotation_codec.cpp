@@ -6,7 +6,9 @@
 
 #include <capnp/any.h>
 #include <capnp/message.h>
+#include <capnp/serialize-packed.h>
 #include <capnp/serialize.h>
+#include <kj/io.h>
 #include <kj/exception.h>
 
 #include <algorithm>
@@ -260,6 +262,15 @@ Expected<core::AnnotationAt> decode_annotation(std::string_view bytes) {
     return make_error(ErrorCode::DataLoss, "annotation bytes (" + std::to_string(bytes.size()) +
                                                ") are not a valid message: " + one_line(e.getDescription()));
   }
+}
+
+std::string encode_annotation_format1(const core::Annotation& a) {
+  capnp::MallocMessageBuilder message;
+  std::visit(Writer{message.initRoot<ca::Annotation>()}, a);
+  kj::VectorOutputStream out;
+  capnp::writePackedMessage(out, message);
+  const auto bytes = out.getArray();
+  return std::string(reinterpret_cast<const char*>(bytes.begin()), bytes.size());
 }
 
 Expected<core::Annotation> decode_annotation_format1(std::string_view packed) {

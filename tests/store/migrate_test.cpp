@@ -133,10 +133,10 @@ TEST(Migrate, AFormatOneSignatureNeverCoveredTheSignersName) {
       return std::pair{std::string(), std::string()};
     }();
     ASSERT_FALSE(record.first.empty()) << "game 2's signature";
-    auto value = events::decode_annotation(record.second);
+    auto value = events::decode_annotation_format1(record.second);
     ASSERT_TRUE(value);
     std::get<core::GameSigned>(*value).signer = "Mallory";  // the signature covered the head, not the name
-    test::put_raw(txn, dbi, record.first, events::encode_annotation(*value));
+    test::put_raw(txn, dbi, record.first, events::encode_annotation_format1(*value));
   });
   auto games = Store::migrate_format1(s, kNow);
   ASSERT_TRUE(games) << games.error().message;
@@ -156,10 +156,10 @@ TEST(Migrate, RefusesAForgedFormatOneSignature) {
         if (get_be64(cursor->key().data()) == 2) record = {std::string(cursor->key()), std::string(cursor->value())};
       }
     }
-    auto value = events::decode_annotation(record.second);
+    auto value = events::decode_annotation_format1(record.second);
     ASSERT_TRUE(value);
     std::get<core::GameSigned>(*value).signature[0] ^= 1;
-    test::put_raw(txn, dbi, record.first, events::encode_annotation(*value));
+    test::put_raw(txn, dbi, record.first, events::encode_annotation_format1(*value));
   });
   auto games = Store::migrate_format1(s, kNow);
   ASSERT_FALSE(games);

@@ -177,6 +177,9 @@ void forge_event(const fs::path& path, core::GameId game, core::Seq seq, Edit&& 
     ASSERT_TRUE(meta);
     meta->head = head;
     put_raw(txn, dbi, view(game_key(game)), encode_game_meta(*meta));
+  });
+}
+
 // An editor with write access who keeps the store consistent: rewrites the
 // game's annotations as `edit` leaves their canonical bytes, recomputing
 // every A(n) and the record's count and head, so that verify sees nothing.

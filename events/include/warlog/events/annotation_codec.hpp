@@ -28,6 +28,8 @@ namespace warlog::events {
 // A format-1 value (one packed message, no seq): what `warlog migrate`
 // reads from a format-1 store (store/src/format1/). Errors as above.
 [[nodiscard]] Expected<core::Annotation> decode_annotation_format1(std::string_view packed);
+// The same in reverse, for tests that forge a format-1 store's annotations.
+[[nodiscard]] std::string encode_annotation_format1(const core::Annotation& a);
 
 // The largest annotation the store accepts, in encoded bytes: a claim or a
 // ruling is prose, not a document.
