@@ -15,7 +15,8 @@ namespace warlog::cli {
 std::pair<CLI::App*, CLI::App*> add_signing(CLI::App& app, SigningArgs& a) {
   CLI::App* keygen = app.add_subcommand("keygen", "Make an Ed25519 key for signing games");
   keygen->add_option("--out", a.key, "The secret key file to write (mode 0600; never overwritten)")->required();
-  keygen->footer("Prints the public key. Whoever holds the key file can sign as you: keep it private.");
+  keygen->footer("Prints the public key. Whoever holds the key file can sign as you: keep it private.\n"
+                 "Exit 0 on success, 2 on error (the file exists, or cannot be written).");
 
   CLI::App* sign = app.add_subcommand("sign", "Sign a game as it stands (who recorded it vouches for it)");
   sign->add_option("--store", a.store, "Store directory (default: $WARLOG_STORE, else .warlog/store)");
@@ -23,7 +24,8 @@ std::pair<CLI::App*, CLI::App*> add_signing(CLI::App& app, SigningArgs& a) {
   sign->add_option("--key", a.key, "Secret key file (warlog keygen)")->required();
   sign->add_option("--signer", a.signer, "Your name, as verify will report it")->required();
   sign->footer("Signs the game id, its event count and its head hash; refuses a game that does not verify.\n"
-               "`warlog verify` then reports each signature: valid, stale (events appended since) or INVALID.");
+               "`warlog verify` then reports each signature: valid, stale (events appended since) or INVALID.\n"
+               "Exit 0 on success, 2 on error (the game does not verify, or the key cannot be read).");
   return {keygen, sign};
 }
 
