@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "dispute.hpp"
+#include "manners.hpp"
 #include "verbs.hpp"
 
 int main(int argc, char** argv) {
@@ -33,7 +34,7 @@ int main(int argc, char** argv) {
       "  warlog sign --game 1 --key KEYFILE --signer NAME   sign a game (keygen makes the key)\n"
       "  warlog generate --games 100 --seed 1    random legal games, for scale tests\n"
       "  warlog backup /mnt/copies/store         a verified copy of the store, while it is in use\n"
-      "Run 'warlog VERB --help' for a verb's options.");
+      "Run 'warlog help VERB' (or 'warlog VERB --help') for a verb's options and exit codes.");
 
   Options opts;
   auto add_store = [&opts](CLI::App* sub) {
@@ -135,6 +136,9 @@ int main(int argc, char** argv) {
   CLI::App* dispute = add_dispute(app, dispute_args);
   SigningArgs signing_args;  // cli/signing.cpp
   auto [keygen, sign] = add_signing(app, signing_args);
+  add_manners(app);  // cli/manners.cpp: --version, help VERB, one-line errors with suggestions; last
+
+  if (auto answered = answer_before_parse(app, argc, argv)) return *answered;
 
   try {
     app.parse(argc, argv);
@@ -143,8 +147,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return kExitError;
+    return app.exit(e) == 0 ? kExitClean : kExitError;  // 0: --version
   }
 
   try {
