@@ -308,7 +308,8 @@ CLI::App* add_dispute(CLI::App& app, DisputeArgs& a) {
       "Example (game 1 is samples/games/cut_off.wlog when the samples are imported as the README does):\n"
       "  warlog dispute add --game 1 --seq 122 --claim \"the Archer on e3 was Lost and fought\" --by Ines --cite WAR-C.lost\n"
       "  warlog dispute resolve 1:122:0 --ruling \"Upheld: a Lost Troop cannot fight\" --by Judge --expect WAR-C.lost\n"
-      "  warlog dispute export-test 1:122:0 --name cut_off_seq122");
+      "  warlog dispute export-test 1:122:0 --name cut_off_seq122\n"
+      "Exit 0 on success, 2 on error; export-test exits 1 when the engine disagrees with the ruling.");
   auto store = [&a](CLI::App* sub) {
     sub->add_option("--store", a.store, "Store directory (default: $WARLOG_STORE, else .warlog/store)");
   };
@@ -319,6 +320,7 @@ CLI::App* add_dispute(CLI::App& app, DisputeArgs& a) {
   a.add->add_option("--seq", a.seq, "The disputed event's seq (as the audit prints it)")->required();
   a.add->add_option("--claim", a.claim, "What is claimed, in a sentence")->required();
   a.add->add_option("--by", a.by, "Who raises it")->required();
+  a.add->footer("Exit 0 on success, 2 on error.");
   a.add->add_option("--cite", a.cites,
                     "A rule id that `warlog rules` lists (a renamed rule's old id is recorded as its id now); "
                     "repeatable");
@@ -328,11 +330,13 @@ CLI::App* add_dispute(CLI::App& app, DisputeArgs& a) {
   store(a.list);
   a.list->add_option("--game", a.games, "Only these game(s)");
   a.list->add_option("--format", a.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  a.list->footer("Exit 0 on success, 2 on error.");
 
   a.show = d->add_subcommand("show", "Show a dispute: the event, the audit there, the claim and every ruling");
   store(a.show);
   a.show->add_option("id", a.id, "Dispute id GAME:SEQ:N")->required();
   a.show->add_option("--format", a.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  a.show->footer("Exit 0 on success, 2 on error (no such dispute).");
 
   a.resolve = d->add_subcommand("resolve", "Rule on a dispute (appends the ruling; the history stays)");
   store(a.resolve);
@@ -346,6 +350,7 @@ CLI::App* add_dispute(CLI::App& app, DisputeArgs& a) {
                         "The audit must report this rule id at the event (an old id is recorded as the id now)");
   a.resolve->add_option("--expect-none", a.expect_none, "The audit must NOT report this rule id at the event");
   a.resolve->add_flag("--supersede", a.supersede, "Rule again on a resolved dispute (an appeal)");
+  a.resolve->footer("Exit 0 on success, 2 on error (no such dispute, or one already resolved without --supersede).");
 
   a.export_test = d->add_subcommand("export-test", "Write a resolved dispute as a regression case for the test suite");
   store(a.export_test);
@@ -356,7 +361,8 @@ CLI::App* add_dispute(CLI::App& app, DisputeArgs& a) {
   a.export_test->footer(
       "Writes NAME.wlog (the events up to the disputed one), NAME.expect (the expected finding or its\n"
       "absence, the citations) and the recorded catalog and ruleset under data/. ctest runs every case.\n"
-      "Exit 1 when the engine disagrees with the ruling today (the case is written, and fails).");
+      "Exit 0 when the engine agrees with the ruling, 1 when it disagrees today (the case is written,\n"
+      "and fails until the engine is fixed), 2 on error.");
   return d;
 }
 

@@ -6,6 +6,7 @@
 
 #include "dispute.hpp"
 #include "trust.hpp"
+#include "manners.hpp"
 #include "verbs.hpp"
 
 int main(int argc, char** argv) {
@@ -14,7 +15,8 @@ int main(int argc, char** argv) {
       "warlog: record, replay and audit games of the card wargame against its written rules.\n"
       "Every verb works on one store (an LMDB directory): --store PATH, else $WARLOG_STORE,\n"
       "else .warlog/store under the current directory.\n"
-      "Exit codes: 0 clean, 1 violations found, 2 usage or I/O error.\n"
+      "Exit codes: 0 clean, 1 when the verb found what it looks for (violations, a broken chain, a\n"
+      "changed game: each verb's --help says), 2 usage or I/O error.\n"
       "The reading verbs read the store in a separate process: a data file damaged at the page level\n"
       "is one line on stderr naming the game (and page) it stopped at, exit 2, and the other games are\n"
       "still reported.",
@@ -34,7 +36,7 @@ int main(int argc, char** argv) {
       "  warlog trust add 'Head Judge' judge.pub            trust a key; verify then names its signer\n"
       "  warlog generate --games 100 --seed 1    random legal games, for scale tests\n"
       "  warlog backup /mnt/copies/store         a verified copy of the store, while it is in use\n"
-      "Run 'warlog VERB --help' for a verb's options.");
+      "Run 'warlog help VERB' (or 'warlog VERB --help') for a verb's options and exit codes.");
 
   Options opts;
   auto add_store = [&opts](CLI::App* sub) {
@@ -49,7 +51,8 @@ int main(int argc, char** argv) {
   import->footer("Errors are reported as FILE:LINE:COL with a hint; a file with errors writes nothing.\n"
                  "Files are read only when regular and within a limit: a game 64 MiB, a catalog or ruleset\n"
                  "16 MiB, a deck 1 MiB, any line 64 KiB. Text must be UTF-8 without control characters\n"
-                 "(docs/notation.md > Files named in tags).");
+                 "(docs/notation.md > Files named in tags).\n"
+                 "Exit 0 when every file was imported, 2 when any was not (the others are still imported).");
 
   CLI::App* audit = app.add_subcommand("audit", "Fold games and report every finding with its rule section");
   add_store(audit);
@@ -80,7 +83,8 @@ int main(int argc, char** argv) {
   diff->footer("For each changed game: the first divergent event (seq, turn, phase) and what differs in the state\n"
                "there, the outcome before and after, findings added (+) and removed (-).\n"
                "Example: warlog rule-diff --candidate my_change.toml\n"
-               "Exit 0 when no game changes, 1 when any does, 2 on error.");
+               "Exit 0 when no game changes, 1 when any does, 2 on error (a game that cannot be compared is\n"
+               "one line on stderr and exit 2; the other games are still compared and reported).");
 
   CLI::App* verify = app.add_subcommand("verify", "Check each game's blocks, chain and record and report the first broken link");
   add_store(verify);
@@ -129,7 +133,8 @@ int main(int argc, char** argv) {
               "json: one event per line, every field. capnp: the stored canonical messages, packed;\n"
               "  capnp convert packed:text events/schema/warlog.capnp Event < OUT\n"
               "capnp-binary: the same unpacked (a segment table, then the canonical bytes the chain covers),\n"
-              "  for capnp convert binary:text.");
+              "  for capnp convert binary:text.\n"
+              "Exit 0 on success, 2 on error (no such game, or one that cannot be read).");
 
   CLI::App* rules = app.add_subcommand("rules", "List every rule: id, citation, severity, basis, ruleset option");
   rules->add_option("ids", opts.rule_ids, "Show only these rules (a renamed rule's old id names it too)");
@@ -141,7 +146,7 @@ int main(int argc, char** argv) {
                 "rule for a consistent log (docs/warlog-rules.md).\n"
                 "The option is the ruleset TOML key that changes the rule. Ids are never reused: a renamed\n"
                 "rule lists its old ids ('formerly'), and an old id still names it here, in --expect and --cite.\n"
-                "An unknown id is an error (exit 2).");
+                "Exit 0, or 2 on error (an unknown id).");
 
   CLI::App* migrate = add_migrate(app, opts);
 
@@ -159,6 +164,10 @@ int main(int argc, char** argv) {
   TrustArgs trust_args;  // cli/trust.cpp
   CLI::App* trust = add_trust(app, trust_args);
 
+  add_manners(app);  // cli/manners.cpp: --version, help VERB, one-line errors with suggestions; last
+
+  if (auto answered = answer_before_parse(app, argc, argv)) return *answered;
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -166,8 +175,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return kExitError;
+    return app.exit(e) == 0 ? kExitClean : kExitError;  // 0: --version
   }
 
   try {

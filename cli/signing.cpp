@@ -17,7 +17,8 @@ std::pair<CLI::App*, CLI::App*> add_signing(CLI::App& app, SigningArgs& a) {
   keygen->add_option("--out", a.key, "The secret key file to write (mode 0600; never overwritten)")->required();
   keygen->add_option("--public-out", a.public_out,
                      "Also write the public key file, for others' `warlog trust add NAME FILE`");
-  keygen->footer("Prints the public key and its key id. Whoever holds the key file can sign as you: keep it private.");
+  keygen->footer("Prints the public key and its key id. Whoever holds the key file can sign as you: keep it private.\n"
+                 "Exit 0 on success, 2 on error (the file exists, or cannot be written).");
 
   CLI::App* sign = app.add_subcommand("sign", "Sign a game as it stands (who recorded it vouches for it)");
   sign->add_option("--store", a.store, "Store directory (default: $WARLOG_STORE, else .warlog/store)");
@@ -27,7 +28,8 @@ std::pair<CLI::App*, CLI::App*> add_signing(CLI::App& app, SigningArgs& a) {
   sign->footer("Signs, with your name, the time and your key id: the game's identity, its event chain (count,\n"
                "head) and its annotation chain (disputes, rulings, signatures before this one). Refuses a game\n"
                "that does not verify. `warlog verify` then reports it against your keyring (warlog trust):\n"
-               "valid and trusted, valid by an unknown key, stale (events or annotations added since) or INVALID.");
+               "valid and trusted, valid by an unknown key, stale (events or annotations added since) or INVALID.\n"
+               "Exit 0 on success, 2 on error (the game does not verify, or the key cannot be read).");
   return {keygen, sign};
 }
 

@@ -42,19 +42,23 @@ CLI::App* add_trust(CLI::App& app, TrustArgs& a) {
       "Example:\n"
       "  warlog keygen --out judge.key --public-out judge.pub     (the judge, once)\n"
       "  warlog trust add 'Head Judge' judge.pub                   (whoever checks)\n"
-      "  warlog verify --require-signed");
+      "  warlog verify --require-signed\n"
+      "Exit 0 on success, 2 on error (a key already trusted or not found, a keyring others can write).");
   auto common = [&a](CLI::App* sub) {
     sub->add_option("--keyring", a.keyring, "Keyring file (default: $WARLOG_KEYRING, else ~/.config/warlog/keyring)");
     sub->add_option("--store", a.store, "The store it is used with, which it must not be inside (default: $WARLOG_STORE)");
   };
   a.add = t->add_subcommand("add", "Trust a key under a name: a public key file or a key file");
   common(a.add);
+  a.add->footer("Exit 0 on success, 2 on error.");
   a.add->add_option("name", a.name, "Your name for the key's holder ('Head Judge')")->required();
   a.add->add_option("keyfile", a.file, "warlog keygen's --public-out file, or its secret key file")->required();
   a.list = t->add_subcommand("list", "List the trusted keys and how many signed states are remembered");
   common(a.list);
+  a.list->footer("Exit 0 on success, 2 on error.");
   a.remove = t->add_subcommand("remove", "Stop trusting a key (the states it signed stay remembered)");
   common(a.remove);
+  a.remove->footer("Exit 0 on success, 2 on error.");
   a.remove->add_option("key", a.name, "The name or the 16-digit key id")->required();
   return t;
 }
