@@ -86,7 +86,11 @@ std::vector<Space> Game::enemies_next_to(Space sp, Seat owner, bool include_lost
   std::vector<Space> out;
   for (Space n : neighbours(sp)) {
     const auto& slot = state.at(n);
-    if (slot && slot->owner != owner && (include_lost || !slot->has(kTroopLost))) out.push_back(n);
+    // The enemies the rules let it fight: Troops, not hidden Burrowed ones.
+    if (slot && slot->owner != owner && (include_lost || !slot->has(kTroopLost)) &&
+        in_combat(*slot, ctx.catalog, ctx.rules)) {
+      out.push_back(n);
+    }
   }
   return out;
 }
@@ -136,7 +140,7 @@ int Game::side_value(Space sp, Seat seat) const {
   int value = 0;
   for (const TerritoryState& t : state.territories) {
     if (!adjacent(t.space, sp)) continue;
-    const Seat holder = territory_controller(state, t);
+    const Seat holder = territory_controller(state, t, ctx.catalog, ctx.rules);
     if (holder == other_seat(seat)) {
       value += 45;  // contest it: an enemy in Control is a Supremacy in the making
     } else if (bold(seat)) {
@@ -201,7 +205,7 @@ bool leader_supreme(const Game& g) {
   const GameState& s = g.state;
   if (s.leader >= kSeatCount || s.territories.empty()) return false;
   return std::all_of(s.territories.begin(), s.territories.end(),
-                     [&](const TerritoryState& t) { return territory_controller(s, t) == s.leader; });
+                     [&](const TerritoryState& t) { return territory_controller(s, t, g.ctx.catalog, g.ctx.rules) == s.leader; });
 }
 
 namespace {

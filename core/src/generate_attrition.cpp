@@ -184,7 +184,7 @@ void play_attrition(Game& g, Seat me) {
   // and then, and always before a Supremacy the leader is about to win.
   const bool supreme = me == g.state.leader && leader_supreme(g);
   for (const TerritoryState& t : g.state.territories) {
-    if (territory_controller(g.state, t) == me && g.rng.chance(supreme ? 80 : 20)) {
+    if (territory_controller(g.state, t, g.ctx.catalog, g.ctx.rules) == me && g.rng.chance(supreme ? 80 : 20)) {
       (void)g.emit(me, TerritoryControlTaken{t.space});
     }
   }

@@ -94,12 +94,14 @@ std::vector<Strike> split(Game& g, int vigor, std::vector<Space> targets) {
 }
 
 // The charger's Troops that may lead a combat now: adjacent to an enemy that
-// is not Lost, not Lost or still mustering themselves, not yet fought.
+// is not Lost, not Lost or still mustering themselves, not yet fought, and
+// in combat at all (a Troop, not a hidden Burrowed one: ).
 std::vector<Space> fighters(const Game& g, Seat charger) {
   std::vector<Space> out;
   for (Space sp : g.own_troops(charger)) {
     const Troop& t = *g.state.at(sp);
     if (t.has(kTroopFoughtThisCharge) || t.has(kTroopLost) || still_mustering(g.state, t)) continue;
+    if (!in_combat(t, g.ctx.catalog, g.ctx.rules)) continue;
     if (!g.enemies_next_to(sp, charger, false).empty()) out.push_back(sp);
   }
   return out;

@@ -21,8 +21,8 @@ struct Option {
   std::variant<int Ruleset::*, bool Ruleset::*, std::string Ruleset::*> field;
 };
 
-const std::array<Option, 25>& options() {
-  static const std::array<Option, 25> kOptions{{
+const std::array<Option, 27>& options() {
+  static const std::array<Option, 27> kOptions{{
       {"ruleset", "name", &Ruleset::name},
       {"ruleset", "version", &Ruleset::version},
       {"deck", "min", &Ruleset::deck_min},
@@ -46,6 +46,8 @@ const std::array<Option, 25>& options() {
       {"rulings", "defender_strikes_each_combat", &Ruleset::defender_strikes_each_combat},
       {"rulings", "shotte_damage_is_vigor", &Ruleset::shotte_damage_is_vigor},
       {"rulings", "army_ability_counts_in_deck", &Ruleset::army_ability_counts_in_deck},
+      {"rulings", "burrowed_troops_hidden", &Ruleset::burrowed_troops_hidden},
+      {"rulings", "dwellings_hold_sides", &Ruleset::dwellings_hold_sides},
       {"ruleset", "description", static_cast<std::string Ruleset::*>(nullptr)},
       {"ruleset", "based_on", static_cast<std::string Ruleset::*>(nullptr)},
   }};

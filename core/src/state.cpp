@@ -21,9 +21,28 @@ int effective_morale(const Troop& t, const Catalog& catalog) noexcept {
 int morale_total(const GameState& s, Seat seat, const Catalog& catalog) noexcept {
   int total = 0;
   for (const auto& slot : s.grid) {
-    if (slot && slot->owner == seat) total += effective_morale(*slot, catalog);
+    if (slot && slot->owner == seat && is_troop(*slot, catalog)) total += effective_morale(*slot, catalog);
   }
   return total;
+}
+
+bool stands_on_battlefield(CardType type) noexcept { return type == CardType::Troop || type == CardType::Dwelling; }
+
+bool is_troop(const Troop& t, const Catalog& catalog) noexcept {
+  const Card* c = catalog.find(t.card);
+  return c != nullptr && c->type == CardType::Troop;
+}
+
+bool in_combat(const Troop& t, const Catalog& catalog, const Ruleset& rules) noexcept {
+  return is_troop(t, catalog) && !(rules.burrowed_troops_hidden && t.has(kTroopBurrowed));
+}
+
+bool holds_side(const Troop& t, const Catalog& catalog, const Ruleset& rules) noexcept {
+  if (t.has(kTroopLost)) return false;
+  const Card* c = catalog.find(t.card);
+  if (c == nullptr) return false;
+  if (c->type == CardType::Dwelling) return rules.dwellings_hold_sides;
+  return c->type == CardType::Troop && !(rules.burrowed_troops_hidden && t.has(kTroopBurrowed));
 }
 
 namespace {
@@ -57,11 +76,12 @@ Neighbours neighbours(const GameState& s, Space sp) noexcept {
   return out;
 }
 
-Seat territory_controller(const GameState& s, const TerritoryState& t, std::array<int, kSeatCount>* sides) noexcept {
+Seat territory_controller(const GameState& s, const TerritoryState& t, const Catalog& catalog, const Ruleset& rules,
+                          std::array<int, kSeatCount>* sides) noexcept {
   std::array<int, kSeatCount> count{};
   for (Space n : neighbours(s, t.space)) {
     const auto& slot = s.at(n);
-    if (slot && slot->owner < kSeatCount && !slot->has(kTroopLost)) ++count[slot->owner];
+    if (slot && slot->owner < kSeatCount && holds_side(*slot, catalog, rules)) ++count[slot->owner];
   }
   if (sides != nullptr) *sides = count;
   if (count[0] > 0 && count[1] == 0) return 0;

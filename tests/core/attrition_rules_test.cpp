@@ -210,7 +210,7 @@ TEST(AttritionStep2_Supremacy, AContestedTerritoryGivesNoVictory) {
   const auto f = b.fold();
   expect_clean(f);
   EXPECT_FALSE(f.state.victory.has_value());
-  EXPECT_EQ(core::territory_controller(f.state, f.state.territories[0]), core::kNoSeat);
+  EXPECT_EQ(core::territory_controller(f.state, f.state.territories[0], sample_catalog(), core::Ruleset{}), core::kNoSeat);
 }
 
 TEST(AttritionStep2_Supremacy, ControlByThePlayerNotLeadingGivesNoVictory) {
@@ -218,7 +218,7 @@ TEST(AttritionStep2_Supremacy, ControlByThePlayerNotLeadingGivesNoVictory) {
   Battle b(Table::with_territory());
   b.provision_turn().deploy({{"Ironclaw Lancer", "a1"}}, {{"Paw Militia", "c3"}}).settle();
   const auto f = b.fold();
-  EXPECT_EQ(core::territory_controller(f.state, f.state.territories[0]), kBo);
+  EXPECT_EQ(core::territory_controller(f.state, f.state.territories[0], sample_catalog(), core::Ruleset{}), kBo);
   EXPECT_EQ(f.state.leader, kAna);
   EXPECT_FALSE(f.state.victory.has_value());
 }
@@ -570,7 +570,7 @@ TEST(AttritionStep4_Victory, MostSidesWinsOverTheLeader) {
   const auto f = b.fold();
   expect_clean(f);
   std::array<int, core::kSeatCount> sides{};
-  EXPECT_EQ(core::territory_controller(f.state, f.state.territories[0], &sides), core::kNoSeat);
+  EXPECT_EQ(core::territory_controller(f.state, f.state.territories[0], sample_catalog(), core::Ruleset{}, &sides), core::kNoSeat);
   EXPECT_EQ(sides[kAna], 1);
   EXPECT_EQ(sides[kBo], 2);
   EXPECT_EQ(f.state.winner, kBo);

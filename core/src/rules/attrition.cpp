@@ -77,7 +77,7 @@ void check_supremacy(const Step& st) {
   if (s.win_checked_this_turn || s.decided_at || s.leader >= kSeatCount || s.territories.empty()) return;
   s.win_checked_this_turn = true;
   for (const TerritoryState& t : s.territories) {
-    if (territory_controller(s, t) != s.leader) return;
+    if (territory_controller(s, t, st.ctx.catalog, st.ctx.rules) != s.leader) return;
   }
   s.winner = s.leader;
   s.victory = Victory::Supremacy;
@@ -223,7 +223,7 @@ void on(const Step& st, const CardsDiscarded& d) {
 void on(const Step& st, const TerritoryControlTaken& c) {
   for (const TerritoryState& t : st.s.territories) {
     if (!(t.space == c.territory)) continue;
-    const Seat derived = territory_controller(st.s, t);
+    const Seat derived = territory_controller(st.s, t, st.ctx.catalog, st.ctx.rules);
     if (derived != st.ev.seat) {
       st.report(rule_id::kSupremacy, fmt::format("{} is recorded taking Control of '{}', but {}", st.player(st.ev.seat),
                                                  t.card, derived == kNoSeat ? std::string("nobody controls it")
@@ -257,7 +257,7 @@ void end_of_turn(const Step& st) {
     const TerritoryState& t = s.territories[static_cast<std::size_t>(s.final_territory)];
     const Card* c = st.ctx.catalog.find(t.card);
     std::array<int, kSeatCount> sides{};
-    const Seat controller = territory_controller(s, t, &sides);
+    const Seat controller = territory_controller(s, t, st.ctx.catalog, st.ctx.rules, &sides);
     if (controller != kNoSeat || (c != nullptr && t.beneath < c->threshold)) {
       s.final_turn = 0;  // the final turn was answered; play goes on (rulings R-016)
       s.final_territory = -1;

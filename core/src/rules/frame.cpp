@@ -263,7 +263,7 @@ void close_part(const Step& st) {
     }
     if (st.ctx.rules.empty_deck_penalty && seat.deck.empty() && seat.drawn_this_turn < want) {
       int troops = 0;
-      for (const auto& slot : s.grid) troops += slot && slot->owner == s.active;
+      for (const auto& slot : s.grid) troops += slot && slot->owner == s.active && is_troop(*slot, st.ctx.catalog);
       const int owed = std::min(want - seat.drawn_this_turn, troops + seat.fled_this_part);
       if (seat.fled_this_part < owed) {
         const int missed = want - seat.drawn_this_turn;

@@ -140,11 +140,19 @@ void on(const Step& st, const CardPlayed& p) {
   (void)seat->turncoat_offer.erase(p.card);  // played by its drawer: the offer lapses
   check_renowned(st, *card);
 
-  if (card->type == CardType::Gambit && !p.space.valid()) {
+  if (card->type == CardType::Gambit) {
+    // A Gambit's place is off the grid (Card Text Timing; rulings R-024):
+    // one recorded onto a space is a finding, and the card still goes into
+    // play as a Gambit, owing its Provisions, never a free Troop.
+    if (p.space.valid()) {
+      st.report(rule_id::kMusterGambitSpace,
+                fmt::format("'{}' is a Gambit, played onto {}: it is held in play, not placed on the battlefield",
+                            p.card, to_string(p.space)));
+    }
     seat->gambits_in_play.push_back(HeldCard{p.card, st.s.turn});
     return;
   }
-  if (card->type == CardType::Territory || card->type == CardType::ArmyAbility) {
+  if (!stands_on_battlefield(card->type)) {
     st.report(rule_id::kMusterVanguard, fmt::format("'{}' is a {} and is not played into the Vanguard", p.card,
                                                     to_string(card->type)));
     return;

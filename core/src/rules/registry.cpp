@@ -61,6 +61,9 @@ constexpr Rule kRules[] = {
      ""},
     {id::kMusterVanguard, "Muster Phase › Steps › b. Play cards",
      "Played cards enter the player's own Vanguard, on an empty space.", Violation, Assumed, "", "R-002"},
+    {id::kMusterGambitSpace, "Muster Phase › Card Text Timing",
+     "A Gambit is not played onto a battlefield space: it is held in play (or sits in the Homeland) and owes its "
+     "Provision cost like any Gambit in play.", Violation, Written, "", "R-024"},
     {id::kMusterOneMove, "Muster Phase › Steps › c. Move eligible Troops",
      "Each Troop moves at most once in a Muster Phase.", Violation, Written, "", ""},
     {id::kMusterOneSpace, "Muster Phase › Movement",
@@ -125,6 +128,9 @@ constexpr Rule kRules[] = {
      "Only a Troop whose card has the Burrow Quirk Burrows.", Violation, Assumed, "", "R-045"},
     {id::kUnburrow, "Warfare Phase › B. Charge Subphase › Burrow bypasses this",
      "Only a Burrowed Troop un-Burrows.", Violation, Written, "", ""},
+    {id::kBurrowedHidden, "Warfare Phase › B. Charge Subphase › Burrow bypasses this",
+     "With the hidden-Burrow reading on: a Burrowed Troop is hidden until it un-Burrows; it neither fights nor is "
+     "struck or shot, and holds no side of a Territory.", Violation, Assumed, "rulings.burrowed_troops_hidden", "R-044"},
     {id::kLocalFavor, "Warfare Phase › B. Charge Subphase › Local Favor",
      "Local Favor is gained by a leader who declines to Charge and lasts to the end of their next Muster Phase; "
      "it is used once.", Violation, Written, "", "R-005"},

@@ -25,6 +25,7 @@ inline constexpr std::string_view kMusterForageOrReturn = "MUS-a.forage-or-retur
 inline constexpr std::string_view kMusterReturnedNotPlayable = "MUS-a.returned-not-playable";
 inline constexpr std::string_view kMusterExtraGambit = "MUS-a.extra-gambit";
 inline constexpr std::string_view kMusterVanguard = "MUS-b.vanguard";
+inline constexpr std::string_view kMusterGambitSpace = "MUS-b.gambit-space";
 inline constexpr std::string_view kMusterOneMove = "MUS-c.one-move";
 inline constexpr std::string_view kMusterOneSpace = "MUS-movement.one-space";
 inline constexpr std::string_view kMusterOwnTroops = "MUS-movement.own-troops";
@@ -69,6 +70,7 @@ inline constexpr std::string_view kCombatPostMove = "WAR-C.post-move";
 inline constexpr std::string_view kTroopWages = "WAR.wages";
 inline constexpr std::string_view kBurrowQuirk = "WAR-B.burrow-quirk";
 inline constexpr std::string_view kUnburrow = "WAR-B.unburrow";
+inline constexpr std::string_view kBurrowedHidden = "WAR-B.burrowed-hidden";
 
 inline constexpr std::string_view kAttritionMove = "ATT-1.move";
 inline constexpr std::string_view kRecoverLost = "ATT-1.recover";

@@ -21,14 +21,38 @@ const Card& card_of(const Step& st, const Troop& t) {
   return c == nullptr ? kUnknown : *c;
 }
 
-// Enemy Troops (of the other seat) orthogonally adjacent to `sp`.
-std::vector<Space> adjacent_enemies(const GameState& s, Space sp, Seat owner, bool include_lost) {
+// Enemy Troops (of the other seat) orthogonally adjacent to `sp` that take
+// part in combat: Troop cards, not hidden Burrowed ones.
+std::vector<Space> adjacent_enemies(const Step& st, Space sp, Seat owner, bool include_lost) {
   std::vector<Space> out;
-  for (Space n : neighbours(s, sp)) {
-    const auto& slot = s.at(n);
-    if (slot && slot->owner != owner && (include_lost || !slot->has(kTroopLost))) out.push_back(n);
+  for (Space n : neighbours(st.s, sp)) {
+    const auto& slot = st.s.at(n);
+    if (slot && slot->owner != owner && (include_lost || !slot->has(kTroopLost)) &&
+        in_combat(*slot, st.ctx.catalog, st.ctx.rules)) {
+      out.push_back(n);
+    }
   }
   return out;
+}
+
+// Why the card on `sp` cannot be in a combat or under fire, reported under
+// `rule` for a card that is no Troop (a Dwelling: R-043) and under
+// WAR-B.burrowed-hidden for a hidden Burrowed Troop; `role` says
+// what the log made it do. False when it is a Troop in reach.
+bool out_of_reach(const Step& st, Space sp, const Troop& t, std::string_view rule, std::string_view role) {
+  if (!is_troop(t, st.ctx.catalog)) {
+    const Card* c = st.ctx.catalog.find(t.card);
+    st.report(rule, fmt::format("'{}' on {} {}, but it is a {}: only Troops fight and are fought", t.card,
+                                to_string(sp), role,
+                                c == nullptr ? std::string_view("card unknown to the catalog") : to_string(c->type)));
+    return true;
+  }
+  if (st.ctx.rules.burrowed_troops_hidden && t.has(kTroopBurrowed)) {
+    st.report(rule_id::kBurrowedHidden,
+              fmt::format("'{}' on {} {}, but it is Burrowed: hidden until it un-Burrows", t.card, to_string(sp), role));
+    return true;
+  }
+  return false;
 }
 
 bool can_fire(const GameState& s, const Troop& t, const Catalog& catalog) {
@@ -42,9 +66,12 @@ bool has_eligible_shooter(const GameState& s, Seat seat, const Catalog& catalog)
                      [&](const auto& slot) { return slot && slot->owner == seat && can_fire(s, *slot, catalog); });
 }
 
+// Damage lands only on a card in combat: a Dwelling has no Vitality to lose
+// and a hidden Burrowed Troop cannot be reached; the strike
+// itself is a finding where it was recorded.
 void hit(const Step& st, Space target, int damage, std::vector<Space>& defeated) {
   Troop* t = st.troop_at(target);
-  if (t == nullptr) return;
+  if (t == nullptr || !in_combat(*t, st.ctx.catalog, st.ctx.rules)) return;
   t->damage = static_cast<std::int16_t>(std::min(999, t->damage + std::max(0, damage)));
   if (t->damage >= card_of(st, *t).vitality && !contains(defeated, target)) defeated.push_back(target);
 }
@@ -62,7 +89,8 @@ void check_split(const Step& st, Space fighter_space, const Troop& fighter, cons
         st.s.at(s.target)->owner == fighter.owner) {
       st.report(rule_id::kCombatEligible, fmt::format("'{}' on {} strikes {}, which holds no adjacent enemy Troop",
                                                       fighter.card, to_string(fighter_space), to_string(s.target)));
-    } else if (st.s.at(s.target)->has(kTroopLost)) {
+    } else if (!out_of_reach(st, s.target, *st.s.at(s.target), rule_id::kCombatEligible, "is struck") &&
+               st.s.at(s.target)->has(kTroopLost)) {
       st.report(rule_id::kCombatLost, fmt::format("'{}' on {} is Lost and out of the combat, but is struck",
                                                   st.s.at(s.target)->card, to_string(s.target)));
     }
@@ -71,7 +99,7 @@ void check_split(const Step& st, Space fighter_space, const Troop& fighter, cons
     st.report(rule_id::kCombatVigor, fmt::format("'{}' on {} deals {} damage; its Vigor is {}", fighter.card,
                                                  to_string(fighter_space), total, c.vigor));
   }
-  const auto enemies = adjacent_enemies(st.s, fighter_space, fighter.owner, false);
+  const auto enemies = adjacent_enemies(st, fighter_space, fighter.owner, false);
   if (st.ctx.rules.combat_split_all && static_cast<int>(enemies.size()) <= c.vigor) {
     for (Space e : enemies) {
       if (!contains(struck, e)) {
@@ -100,6 +128,7 @@ void derive_split(const std::vector<Strike>& strikes, int vigor, std::vector<std
 
 // Can this Troop fight at all (Warfare › C. and the Combat Rulings)?
 void check_fighter(const Step& st, Space sp, const Troop& t) {
+  if (out_of_reach(st, sp, t, rule_id::kCombatEligible, "fights")) return;
   if (t.has(kTroopLost)) {
     st.report(rule_id::kCombatLost, fmt::format("'{}' on {} is Lost (since turn {}) and cannot fight", t.card,
                                                 to_string(sp), t.lost_turn));
@@ -108,7 +137,7 @@ void check_fighter(const Step& st, Space sp, const Troop& t) {
     st.report(rule_id::kCombatMustering, fmt::format("'{}' on {} is still mustering and cannot fight", t.card,
                                                      to_string(sp)));
   }
-  if (adjacent_enemies(st.s, sp, t.owner, false).empty()) {
+  if (adjacent_enemies(st, sp, t.owner, false).empty()) {
     st.report(rule_id::kCombatEligible, fmt::format("'{}' on {} is adjacent to no enemy Troop", t.card, to_string(sp)));
   }
 }
@@ -122,14 +151,16 @@ void defeat(const Step& st, Space sp) {
   // un-Burrowed, it is still provisioned this turn.
   const bool mustered = slot->entered_turn == st.s.turn;
   const bool unburrowed = slot->unburrowed_turn == st.s.turn && slot->unburrowed_turn != 0;
-  if ((mustered || unburrowed) && card_of(st, *slot).type == CardType::Troop) {
+  const bool troop = is_troop(*slot, st.ctx.catalog);
+  if ((mustered || unburrowed) && troop) {
     st.s.seats[slot->owner].wages_due.push_back(WageDue{slot->card, sp, unburrowed});
   }
   st.s.defeated_this_turn.push_back(sp);
   // Attrition › 4: a Troop destroyed next to a Territory goes beneath it;
-  // next to two, beneath the first in setup order (rulings R-016).
+  // next to two, beneath the first in setup order (rulings R-016). Only a
+  // Troop counts toward the Threshold.
   for (TerritoryState& t : st.s.territories) {
-    if (adjacent(t.space, sp)) {
+    if (troop && adjacent(t.space, sp)) {
       ++t.beneath;
       slot.reset();
       return;
@@ -163,6 +194,7 @@ void on(const Step& st, const ShotteFired& f) {
   if (!c.has(kQuirkShotte)) {
     st.report(rule_id::kShotteQuirk, fmt::format("'{}' has no Shotte Quirk", shooter->card));
   }
+  if (c.has(kQuirkShotte)) (void)out_of_reach(st, f.shooter, *shooter, rule_id::kShotteQuirk, "fires");
   if (still_mustering(s, *shooter)) {
     st.report(rule_id::kShotteMustering, fmt::format("'{}' on {} fires while still mustering (entered turn {})",
                                                      shooter->card, to_string(f.shooter), shooter->entered_turn));
@@ -204,6 +236,7 @@ void on(const Step& st, const ShotteFired& f) {
   if (s.at(f.target)->owner == shooter->owner) {
     st.report(rule_id::kShotteQuirk, fmt::format("'{}' fires at its own side's '{}'", shooter->card, s.at(f.target)->card));
   }
+  if (out_of_reach(st, f.target, *s.at(f.target), rule_id::kShotteQuirk, "is fired at")) return;
   std::vector<Space> defeated;
   // Damage is a consequence of Vigor: a changed card changes it.
   hit(st, f.target, st.ctx.rules.shotte_damage_is_vigor ? c.vigor : f.damage, defeated);
@@ -306,7 +339,8 @@ void on(const Step& st, const CombatResolved& c) {
     const auto& other = s.grid[i];
     const Space sp = s.space_of(i);
     if (!other || sp == c.troop || other->owner != attacker->owner || other->has(kTroopFoughtThisCharge) ||
-        other->has(kTroopLost) || still_mustering(s, *other) || adjacent_enemies(s, sp, other->owner, false).empty()) {
+        other->has(kTroopLost) || still_mustering(s, *other) || !in_combat(*other, st.ctx.catalog, st.ctx.rules) ||
+        adjacent_enemies(st, sp, other->owner, false).empty()) {
       continue;
     }
     if (const int m = effective_morale(*other, st.ctx.catalog); m > morale) {
@@ -399,7 +433,7 @@ void post_combat_move(const Step& st, const TroopMoved& m) {
     st.report(rule_id::kCombatPostMove, fmt::format("{} moves '{}' after {}'s Charge: only the charger's Troops move "
                                                     "after combat",
                                                     st.player(st.ev.seat), t->card, st.player(s.charger)));
-  } else if (!adjacent_enemies(s, m.from, t->owner, true).empty()) {
+  } else if (!adjacent_enemies(st, m.from, t->owner, true).empty()) {
     st.report(rule_id::kCombatPostMove, fmt::format("'{}' on {} moves while adjacent to an enemy Troop", t->card,
                                                     to_string(m.from)));
   }

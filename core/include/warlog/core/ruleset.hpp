@@ -49,6 +49,8 @@ struct Ruleset {
   bool defender_strikes_each_combat = false;// a defender deals damage in every combat it is in
   bool shotte_damage_is_vigor = true;       // Shotte deals the shooter's Vigor
   bool army_ability_counts_in_deck = true;  // the Army Ability card counts toward deck size
+  bool burrowed_troops_hidden = false;      // a Burrowed Troop neither fights, is struck or shot, nor holds a side
+  bool dwellings_hold_sides = false;        // a Dwelling holds a Territory's side like a Troop
 };
 
 // Parses TOML. Unknown keys are an error (a misspelt option must not be

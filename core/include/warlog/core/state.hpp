@@ -18,6 +18,7 @@ namespace warlog::core {
 class Catalog;
 struct Card;
 struct Ruleset;
+enum class CardType : std::uint8_t;
 
 // A multiset of cards by name; ordered so that state text and digests are
 // deterministic.
@@ -195,13 +196,37 @@ struct Neighbours {
 // (Attrition Phase › Failing to pay).
 [[nodiscard]] int effective_morale(const Troop& t, const Catalog& catalog) noexcept;
 
-// The seat that controls a Territory: Troops of that seat (not Lost) on at
-// least one of its sides and no enemy Troop on any (rulings R-017); kNoSeat
-// otherwise. `sides` receives each seat's count of occupied sides.
-[[nodiscard]] Seat territory_controller(const GameState& s, const TerritoryState& t,
-                                        std::array<int, kSeatCount>* sides = nullptr) noexcept;
+// --- What stands on the battlefield ----------------------------------------
+// A grid slot holds a `Troop` record whatever the card is, so every rule that
+// names Troops asks the catalog what the card is: the log says where a card
+// went, the card says what it is.
 
-// The sum of effective Morale of a seat's Troops on the battlefield.
+// The card kinds that may stand on a space: Troops, and Dwellings played
+// into the Vanguard (rulings R-023). Gambits go into play off the grid
+// Territories and Army Abilities are never played.
+[[nodiscard]] bool stands_on_battlefield(CardType type) noexcept;
+
+// The card on this space is a Troop card (an unknown card is not).
+[[nodiscard]] bool is_troop(const Troop& t, const Catalog& catalog) noexcept;
+
+// The card takes part in combat and Shotte, as fighter or target: a Troop,
+// and not a Burrowed one under burrowed_troops_hidden (rulings R-044).
+// Lost is the caller's to weigh: a Lost Troop may still be shot.
+[[nodiscard]] bool in_combat(const Troop& t, const Catalog& catalog, const Ruleset& rules) noexcept;
+
+// The card holds the side of a Territory it stands on: a Troop, not Lost,
+// not hidden Burrowed; a Dwelling only under dwellings_hold_sides
+// (rulings R-043).
+[[nodiscard]] bool holds_side(const Troop& t, const Catalog& catalog, const Ruleset& rules) noexcept;
+
+// The seat that controls a Territory: cards of that seat holding at least
+// one of its sides (holds_side) and no enemy card holding any (rulings
+// R-017); kNoSeat otherwise. `sides` receives each seat's count of held sides.
+[[nodiscard]] Seat territory_controller(const GameState& s, const TerritoryState& t, const Catalog& catalog,
+                                        const Ruleset& rules, std::array<int, kSeatCount>* sides = nullptr) noexcept;
+
+// The sum of effective Morale of a seat's Troops on the battlefield (Troop
+// cards only: a Dwelling brings no Morale).
 [[nodiscard]] int morale_total(const GameState& s, Seat seat, const Catalog& catalog) noexcept;
 
 // The Provision cost of one card for a seat: printed cost plus the
