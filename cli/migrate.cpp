@@ -20,7 +20,11 @@ namespace {
 std::string signed_there(const std::vector<core::PublicKey>& keys, const std::vector<std::string>& names) {
   std::string out;
   for (std::size_t i = 0; i < keys.size(); ++i) {
-    out += fmt::format("{} key {} ({})", i == 0 ? ", signed there by" : " and", store::public_key_hex(keys[i]).substr(0, 16),
+    // The key id verify and the keyring show (signature.hpp), not the public key's first digits.
+    const core::KeyId id = store::key_id_of(keys[i]);
+    std::string hex;
+    for (auto b : id) hex += fmt::format("{:02x}", b);
+    out += fmt::format("{} key {} ({})", i == 0 ? ", signed there by" : " and", hex,
                        i < names.size() ? names[i] : std::string("?"));
   }
   return out;

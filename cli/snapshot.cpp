@@ -78,7 +78,9 @@ int run_snapshot(const Options& o, const SnapshotArgs& s) {
   auto outcome = run_verb_job(o, std::move(job));
   if (!outcome) return kExitError;
   // The cache is the user's own, outside the store: say where it is.
-  if (auto where = store::default_cache_location()) fmt::print("snapshot cache: {}\n", where->dir.string());
+  if (auto where = store::default_cache_location(); where && outcome->code != kExitError) {
+    fmt::print("snapshot cache: {}\n", where->dir.string());
+  }
   return outcome->code;
 }
 

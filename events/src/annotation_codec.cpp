@@ -139,7 +139,9 @@ std::vector<core::Citation> read_citations(capnp::List<ca::Citation>::Reader in)
   return out;
 }
 
-core::Annotation read(ca::Annotation::Reader r) {
+// format1: a value format 1 wrote, whose GameSigned has none of format 2's
+// signed fields (key id, identity, annotation head: left zero).
+core::Annotation read(ca::Annotation::Reader r, bool format1 = false) {
   switch (r.which()) {
     case ca::Annotation::DISPUTE_RAISED: {
       auto d = r.getDisputeRaised();
@@ -182,6 +184,7 @@ core::Annotation read(ca::Annotation::Reader r) {
       out.head = fixed<32>(s.getHead(), "gameSigned.head");
       out.signature = fixed<64>(s.getSignature(), "gameSigned.signature");
       out.signed_at_ms = s.getSignedAtMs();
+      if (format1) return out;
       out.key_id = fixed<8>(s.getKeyId(), "gameSigned.keyId");
       out.identity = fixed<32>(s.getIdentity(), "gameSigned.identity");
       out.annotation_count = s.getAnnotationCount();
@@ -288,7 +291,7 @@ Expected<core::Annotation> decode_annotation_format1(std::string_view packed) {
     options.nestingLimit = kNestingLimit;
     capnp::FlatArrayMessageReader message(words.asPtr(), options);
     detail::check_whole_message(message);
-    return read(message.getRoot<ca::Annotation>());
+    return read(message.getRoot<ca::Annotation>(), /*format1=*/true);
   } catch (const DecodeFailure& f) {
     return make_error(f.code, f.message);
   } catch (const kj::Exception& e) {

@@ -58,8 +58,8 @@ TEST_F(BadGameRecord, ListNamesAnUndecodableRecordAndListsTheOthers) {
   const auto r = run("list");
   EXPECT_EQ(r.code, 2) << r.out << r.err;
   EXPECT_EQ(testing::count_lines(r.err), 1u) << r.err;
-  EXPECT_THAT(r.err, HasSubstr("game 2: game metadata"));
-  EXPECT_THAT(r.err, HasSubstr("is corrupt: truncated"));
+  EXPECT_THAT(r.err, HasSubstr("game 2: the game record"));
+  EXPECT_THAT(r.err, HasSubstr("is corrupt: 57 bytes, a version-2 record has 114"));
   EXPECT_THAT(r.out, HasSubstr("First"));
   EXPECT_THAT(r.out, HasSubstr("Third"));
   EXPECT_THAT(r.out, Not(HasSubstr("Second")));
@@ -70,7 +70,7 @@ TEST_F(BadGameRecord, ListJsonHasTheOtherGames) {
   const auto r = testing::run_warlog("list --format json --store " + dir_.store());
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(testing::count_lines(r.err), 1u) << r.err;
-  EXPECT_THAT(r.err, HasSubstr("game 2: game metadata version 2 is newer than this warlog reads (1)"));
+  EXPECT_THAT(r.err, HasSubstr("game 2: game record version 3 is newer than this warlog reads (2)"));
   const auto games = nlohmann::json::parse(r.out);
   ASSERT_EQ(games.size(), 2u);
   EXPECT_EQ(games[0]["game"], 1);
@@ -83,9 +83,9 @@ TEST_F(BadGameRecord, VerifyCallsAnUndecodableRecordBrokenAndChecksTheOthers) {
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_THAT(r.out, HasSubstr("game 1: ok"));
-  EXPECT_THAT(r.out, HasSubstr("game 2: BROKEN at seq 0: game 2: game metadata"));
+  EXPECT_THAT(r.out, HasSubstr("game 2: BROKEN at seq 0: game 2: the game record"));
   EXPECT_THAT(r.out, HasSubstr("game 3: ok"));
-  EXPECT_EQ(testing::count_lines(r.out), 3u) << r.out;
+  EXPECT_EQ(testing::count_lines(r.out), 5u) << r.out;
 }
 
 TEST_F(BadGameRecord, VerifyCannotTellANewerRecordAndSaysSo) {
@@ -93,7 +93,7 @@ TEST_F(BadGameRecord, VerifyCannotTellANewerRecordAndSaysSo) {
   const auto r = run("verify");
   EXPECT_EQ(r.code, 2) << r.out << r.err;
   EXPECT_EQ(testing::count_lines(r.err), 1u) << r.err;
-  EXPECT_THAT(r.err, HasSubstr("game 2: game metadata version 2 is newer"));
+  EXPECT_THAT(r.err, HasSubstr("game 2: game record version 3 is newer"));
   EXPECT_THAT(r.out, HasSubstr("game 1: ok"));
   EXPECT_THAT(r.out, HasSubstr("game 3: ok"));
   EXPECT_THAT(r.out, Not(HasSubstr("game 2")));
@@ -104,7 +104,7 @@ TEST_F(BadGameRecord, AuditReportsTheGameAndAuditsTheOthers) {
   const auto r = run("audit");
   EXPECT_EQ(r.code, 2) << r.out << r.err;
   EXPECT_EQ(testing::count_lines(r.err), 1u) << r.err;
-  EXPECT_THAT(r.err, HasSubstr("data loss: game 2: game metadata"));
+  EXPECT_THAT(r.err, HasSubstr("data loss: game 2: the game record"));
   EXPECT_THAT(r.out, HasSubstr("game 1  \"First\""));
   EXPECT_THAT(r.out, HasSubstr("game 3  \"Third\""));
   EXPECT_THAT(r.out, HasSubstr("summary: 3 games"));
@@ -116,7 +116,7 @@ TEST_F(BadGameRecord, AuditOfANewerRecordInEveryFormat) {
   const auto json = testing::run_warlog("audit --format json --store " + dir_.store());
   EXPECT_EQ(json.code, 2) << json.err;
   EXPECT_EQ(testing::count_lines(json.err), 1u) << json.err;
-  EXPECT_THAT(json.err, HasSubstr("game 2: game metadata version 2 is newer"));
+  EXPECT_THAT(json.err, HasSubstr("game 2: game record version 3 is newer"));
   const auto games = nlohmann::json::parse(json.out);
   ASSERT_EQ(games.size(), 2u);
   EXPECT_EQ(games[1]["game"], 3);
@@ -132,13 +132,13 @@ TEST_F(BadGameRecord, AskingForTheBadGameAloneReportsIt) {
   const auto audit = testing::run_warlog("audit --game 2 --store " + dir_.store());
   EXPECT_EQ(audit.code, 2);
   EXPECT_EQ(testing::count_lines(audit.err), 1u) << audit.err;
-  EXPECT_THAT(audit.err, HasSubstr("game 2: game metadata"));
+  EXPECT_THAT(audit.err, HasSubstr("game 2: the game record"));
   EXPECT_THAT(audit.out, HasSubstr("summary: 1 game, 0 events"));
   const auto verify = testing::run_warlog("verify --game 2 --store " + dir_.store());
   EXPECT_EQ(verify.code, 1);
   EXPECT_EQ(verify.err, "");
   EXPECT_EQ(testing::count_lines(verify.out), 1u) << verify.out;
-  EXPECT_THAT(verify.out, HasSubstr("game 2: BROKEN at seq 0: game 2: game metadata"));
+  EXPECT_THAT(verify.out, HasSubstr("game 2: BROKEN at seq 0: game 2: the game record"));
 }
 
 }  // namespace

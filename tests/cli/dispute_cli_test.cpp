@@ -155,10 +155,10 @@ TEST_F(DisputeCli, TheReadmesTourRunsTwice) {
 }
 
 TEST_F(DisputeCli, CiteTakesOnlyRuleIdsThatExist) {
-  auto typo = dispute("add --game 1 --seq 27 --claim x --by Alice --cite MUS-a.drwa");
+  auto typo = dispute("add --game 1 --seq 27 --claim x --by Alice --cite MUS-a.Drwa");
   EXPECT_EQ(typo.code, 2);
   EXPECT_EQ(testing::count_lines(typo.err), 1u) << typo.err;
-  EXPECT_THAT(typo.err, HasSubstr("--cite MUS-a.drwa: no such rule"));
+  EXPECT_THAT(typo.err, HasSubstr("--cite MUS-a.Drwa: no such rule"));
   EXPECT_EQ(dispute("resolve 1:27:0 --ruling x --by y --cite 'rulings R-010'").code, 2);
   auto free_text = dispute("add --game 1 --seq 27 --claim x --by Alice --cite-text 'rulings R-010' --cite MUS-a.draw");
   ASSERT_EQ(free_text.code, 0) << free_text.err;

@@ -91,12 +91,12 @@ TEST_F(SigningCli, AFlippedByteBreaksTheChainAndTheSignature) {
 // Every tag, S and the head recomputed: the store is consistent, verify's
 // chain says ok, and only the signature tells (Store format 2 › 4).
 TEST_F(SigningCli, AConsistentForgeryFoolsTheChainNotTheSignature) {
-  ASSERT_EQ(run_warlog("sign " + store_ + " --game 1 --key " + key_ + " --signer Alice").code, 0);
+  sign_as("Alice");
   store::test::forge_event(dir_.store(), 1, 27, flip_slinger, store::test::Forge::Consistent);
-  auto v = run_warlog("verify " + store_);
+  auto v = run_warlog("verify --store " + dir_.store() + " --keyring " + keyring_);
   EXPECT_EQ(v.code, 1) << v.out << v.err;
   EXPECT_THAT(v.out, HasSubstr("game 1: ok"));
-  EXPECT_THAT(v.out, HasSubstr("INVALID: events 0..37 are not what was signed"));
+  EXPECT_THAT(v.out, HasSubstr("INVALID"));
 }
 
 TEST_F(SigningCli, SigningNeedsAKeyANameAndAGame) {

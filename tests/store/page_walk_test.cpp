@@ -71,8 +71,11 @@ TEST_F(PageWalk, AZeroedOrRandomisedPageIsNamedWhenTheTreesReachIt) {
       overwrite(p, 0, original);
     }
   }
-  // Most pages of a store that was only ever appended to are in use.
-  EXPECT_GT(named, n) << named << " of " << 2 * (n - 2) << " damaged pages named";
+  // Most pages are in use. Format 2 rewrites a game's open block on each
+  // append, so a few freed pages lie among them: more than 45% of the
+  // damaged pages (each damaged twice) must be named, where an undamaged
+  // walk names none.
+  EXPECT_GT(named * 100, 2 * (n - 2) * 45) << named << " of " << 2 * (n - 2) << " damaged pages named";
 }
 
 TEST_F(PageWalk, AHeaderNamingAnotherPageIsNamedWithWhatIsWrong) {
@@ -116,20 +119,12 @@ TEST(MapExtent, IsTheMappingOfDataMdbThatValuesAreReadFrom) {
   ASSERT_NE(m.base, nullptr);
   EXPECT_EQ(m.page_size, 4096u);
   EXPECT_GE(m.bytes, std::filesystem::file_size(dir.path() / "data.mdb"));
-  // The bytes a raw scan hands out are read in place, inside that extent.
-  auto r = s.reader();
-  ASSERT_TRUE(r);
-  const auto base = reinterpret_cast<std::uintptr_t>(m.base);
-  std::size_t inside = 0, seen = 0;
-  auto n = r->scan_raw(1, 0, kEndSeq, [&](core::Seq, std::string_view bytes) {
-    const auto at = reinterpret_cast<std::uintptr_t>(bytes.data());
-    ++seen;
-    inside += at >= base && at - base < m.bytes;
-    return true;
-  });
-  ASSERT_TRUE(n);
-  EXPECT_EQ(seen, 51u);
-  EXPECT_EQ(inside, seen);
+  // Format 2 hands out no pointer into the map (blocks are read into
+  // word-aligned buffers), so what the extent serves, naming the page a
+  // reader faulted on, is tested where readers fault: Isolation.* and
+  // PageSuite.*. Here: the extent is the file's, page-aligned.
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(m.base) % m.page_size, 0u);
+  EXPECT_EQ(m.bytes % m.page_size, 0u);
 }
 
 }  // namespace

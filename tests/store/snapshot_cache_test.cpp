@@ -227,21 +227,32 @@ TEST(SnapshotCacheLocation, WarlogCacheDirThenXdgThenHome) {
 
 // --- Reader::chain_through -----------------------------------------------------------
 
-TEST(ChainThrough, IsTheNextEventsPrevHashOrTheHead) {
+// Format 2's chain (docs/architecture.md › Store format 2 §1), recomputed
+// here from the canonical bytes: S over each segment's events so far, the
+// segments being event 0 alone, then 64 events each.
+TEST(ChainThrough, IsTheChainHeadThroughTheEvent) {
   TempDir dir;
   Store st = open_store(dir.store());
-  auto id = st.import_game(make_game("chain", 5));
+  auto id = st.import_game(make_game("chain", 150));
   ASSERT_TRUE(id);
   auto reader = st.reader();
   ASSERT_TRUE(reader);
   auto meta = reader->game(*id);
   ASSERT_TRUE(meta);
-  core::Digest prev{};
+  core::Digest segment_start = core::blake2b("warlog.event-chain.2");
+  std::string body;
   auto n = reader->scan_raw(*id, 0, kEndSeq, [&](core::Seq seq, std::string_view bytes) {
-    prev = core::chain_hash(prev, bytes);
+    const auto len = static_cast<std::uint32_t>(bytes.size());
+    for (int i = 0; i < 4; ++i) body.push_back(static_cast<char>(len >> (8 * i) & 0xFF));
+    body.append(bytes);
+    const core::Digest expected = core::chain_hash(segment_start, body);
     auto through = reader->chain_through(*id, seq);
     EXPECT_TRUE(through) << "seq " << seq;
-    EXPECT_EQ(*through, prev) << "seq " << seq << ": the hash chain through the stored event";
+    EXPECT_EQ(*through, expected) << "seq " << seq << ": the event chain through the stored event";
+    if (seq % 64 == 0) {  // the segment ends here
+      segment_start = expected;
+      body.clear();
+    }
     return true;
   });
   ASSERT_TRUE(n);
