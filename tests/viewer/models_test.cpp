@@ -362,7 +362,7 @@ TEST(DisputesModel, PassesTheModelTesterAndShowsTheRulingInForce) {
   open.raised.raised_by = "Alice";
   replay::Dispute ruled = open;
   ruled.id = {1, 30, 0};
-  ruled.rulings.push_back(core::DisputeRuled{0, core::DisputeStatus::Resolved, "two is the limit", "Judge Ada", {}, {}, ""});
+  ruled.rulings.push_back(core::DisputeRuled{0, core::DisputeStatus::Resolved, "two is the limit", "Judge Ada", {}, {}, "", {}});
   model.set_disputes({open, ruled});
   ASSERT_EQ(model.rowCount(), 2);
   EXPECT_EQ(model.index(0, DisputesModel::Id).data().toString(), QStringLiteral("1:27:0"));
