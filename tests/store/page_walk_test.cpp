@@ -111,7 +111,7 @@ namespace {
 // A fault address turns into a page only if the extent is where the kernel
 // mapped data.mdb (LMDB's own me_mapaddr is null unless MDB_FIXEDMAP: the
 // first version named "page 0" for every raise()).
-TEST(MapExtent, IsTheMappingOfDataMdbThatValuesAreReadFrom) {
+TEST(MapExtent, IsAPageAlignedMappingAsLargeAsDataMdb) {
   test::TempDir dir;
   auto s = test::open_store(dir.path());
   ASSERT_TRUE(s.import_game(test::make_game("extent", 50)));
