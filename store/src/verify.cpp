@@ -191,6 +191,21 @@ Expected<VerifyReport> Reader::verify(core::GameId game) const {
   auto annotations = verify_annotations(*meta, report.annotations_checked);
   if (!annotations) return tl::unexpected(annotations.error());
   report.broken = std::move(*annotations);
+  if (report.broken) return report;
+  // The record's migrated flag is derived from the chain: it must agree with
+  // a Migrated record in it (the flag is outside every hash).
+  auto all = this->annotations(game);
+  if (!all) return broken(0, Kind::BadAnnotation, all.error().message);
+  const bool recorded = std::any_of(all->begin(), all->end(), [](const AnnotationRecord& a) {
+    return std::holds_alternative<core::Migrated>(a.value);
+  });
+  if (recorded != meta->migrated()) {
+    return broken(0, Kind::BadMetadata,
+                  recorded ? "the annotation chain records a migration from format 1, but the game record "
+                             "does not say so (record altered?)"
+                           : "the game record says the game was migrated from format 1, but its annotation "
+                             "chain holds no migration record (record altered?)");
+  }
   return report;
 }
 
