@@ -36,14 +36,36 @@ constexpr int kMaxRecentStores = 8;
 // audit must not hold the window for long.
 constexpr core::Seq kIdleAuditMaxEvents = 50'000;
 
+// Every game whose record can be read; one that cannot (damaged, or written
+// by a newer warlog) hides no other game: it is counted, and the first
+// reason kept for the status bar.
+struct Listing {
+  std::vector<replay::GameSummary> games;
+  std::size_t unreadable = 0;
+  std::string first_error;
+};
+Expected<Listing> readable_games(const replay::Archive& archive) {
+  auto listed = archive.game_list();
+  if (!listed) return tl::unexpected(listed.error());
+  Listing out;
+  for (auto& g : *listed) {
+    if (g) {
+      out.games.push_back(std::move(*g));
+    } else if (out.unreadable++ == 0) {
+      out.first_error = g.error().message;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Expected<void> MainWindow::load_games() {
   if (!archive_) return make_error(ErrorCode::InvalidArgument, "no store open");
-  auto games = archive_->games();
-  if (!games) return tl::unexpected(games.error());
-  const bool none = games->empty();
-  games_->set_games(std::move(*games));
+  auto listing = readable_games(*archive_);
+  if (!listing) return tl::unexpected(listing.error());
+  const bool none = listing->games.empty() && listing->unreadable == 0;
+  games_->set_games(std::move(listing->games));
   if (auto disputes = replay::list_disputes(*archive_, std::nullopt); disputes) {
     std::map<core::GameId, int> per_game;
     for (const auto& d : *disputes) ++per_game[d.id.game];
@@ -52,6 +74,11 @@ Expected<void> MainWindow::load_games() {
   audit_next_ = 0;
   audit_timer_->start();
   if (none) statusBar()->showMessage(tr("The store holds no games yet: import one with `warlog import FILE`."));
+  if (listing->unreadable > 0) {
+    statusBar()->showMessage(tr("%n game(s) could not be read and are not listed: %1", nullptr,
+                                static_cast<int>(listing->unreadable))
+                                 .arg(QString::fromStdString(listing->first_error)));
+  }
   return {};
 }
 
@@ -96,10 +123,10 @@ void MainWindow::poll_store() {
   store_modified_ = data.lastModified();
   store_size_ = data.size();
   polls_since_listing_ = 0;
-  auto games = archive_->games();
-  if (!games) return;
-  for (const auto& g : *games) games_->set_event_count(g.id, g.events);
-  if (games_->add_games(std::move(*games)) > 0 && !audit_timer_->isActive()) audit_timer_->start();
+  auto listing = readable_games(*archive_);
+  if (!listing) return;
+  for (const auto& g : listing->games) games_->set_event_count(g.id, g.events);
+  if (games_->add_games(std::move(listing->games)) > 0 && !audit_timer_->isActive()) audit_timer_->start();
   // A watched file that is replaced (a copied store) drops out of the watch.
   if (watcher_->files().isEmpty()) watch_store();
 }
