@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "cli/cli_run.hpp"
-#include "cli/sample_copies.hpp"
+#include "cli/cli_run.hpp"
 #include "store/store_fixtures.hpp"
 #include "warlog/replay/replay.hpp"
 
@@ -45,7 +45,7 @@ TEST(BackupCli, ABackupOfAStoreInUseIsAConsistentCopyThatVerifies) {
   ASSERT_TRUE(archive) << archive.error().message;
   std::atomic<std::size_t> imported = 0;
   for (int i = 0; i < 3; ++i) {
-    ASSERT_TRUE(archive->import_file(testing::sample_titled(dir.path(), "before " + std::to_string(i)), {}));
+    ASSERT_TRUE(archive->import_file(testing::retitled_sample(dir.path(), "before " + std::to_string(i)), {}));
     ++imported;
   }
   // A writer commits a game at a time in this process while the backups,
@@ -53,7 +53,7 @@ TEST(BackupCli, ABackupOfAStoreInUseIsAConsistentCopyThatVerifies) {
   std::atomic<bool> stop = false;
   std::jthread writer([&] {
     for (int i = 0; i < 200 && !stop; ++i) {
-      if (archive->import_file(testing::sample_titled(dir.path(), "live " + std::to_string(i)), {})) ++imported;
+      if (archive->import_file(testing::retitled_sample(dir.path(), "live " + std::to_string(i)), {})) ++imported;
     }
   });
   const std::string backup = (dir.path() / "backup").string();
