@@ -10,6 +10,8 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "spawn_self.hpp"
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -33,22 +35,7 @@ using namespace std::chrono_literals;
 constexpr const char* kChildVar = "WARLOG_GROWER_CHILD";
 constexpr std::size_t kStep = 16 * 1024;  // bytes the writer adds per commit
 
-pid_t spawn_grower(const std::string& task) {
-  std::vector<std::string> env_strings;
-  for (char** e = environ; *e != nullptr; ++e) {
-    if (std::string_view(*e).starts_with(kChildVar)) continue;
-    env_strings.emplace_back(*e);
-  }
-  env_strings.push_back(std::string(kChildVar) + "=" + task);
-  std::vector<char*> envp;
-  for (auto& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::string exe = "/proc/self/exe", filter = "--gtest_filter=GrowerChild.Run", brief = "--gtest_brief=1";
-  char* argv[] = {exe.data(), filter.data(), brief.data(), nullptr};
-  pid_t pid = 0;
-  if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv, envp.data()) != 0) return -1;
-  return pid;
-}
+pid_t spawn_grower(const std::string& task) { return warlog::testing::spawn_self(kChildVar, task, "GrowerChild.Run"); }
 
 // The writer: "DIR COMMITS STOPFILE". Raw LMDB (the store's lmdb layer), in
 // a database of its own that warlog never reads; stops after COMMITS

@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "spawn_self.hpp"
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -33,24 +35,7 @@ using ::testing::HasSubstr;
 constexpr const char* kChildVar = "WARLOG_STORE_CHILD";
 
 // Starts this binary running only StoreChild.Run with the words as its task.
-pid_t spawn_child(const std::string& task) {
-  std::vector<std::string> env_strings;
-  for (char** e = environ; *e != nullptr; ++e) {
-    if (std::string_view(*e).starts_with(kChildVar)) continue;
-    env_strings.emplace_back(*e);
-  }
-  env_strings.push_back(std::string(kChildVar) + "=" + task);
-  std::vector<char*> envp;
-  for (auto& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::string exe = "/proc/self/exe";
-  std::string filter = "--gtest_filter=StoreChild.Run";
-  std::string brief = "--gtest_brief=1";
-  char* argv[] = {exe.data(), filter.data(), brief.data(), nullptr};
-  pid_t pid = 0;
-  if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv, envp.data()) != 0) return -1;
-  return pid;
-}
+pid_t spawn_child(const std::string& task) { return warlog::testing::spawn_self(kChildVar, task, "StoreChild.Run"); }
 
 int wait_child(pid_t pid) {
   int status = 0;
