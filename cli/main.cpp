@@ -139,14 +139,19 @@ int main(int argc, char** argv) {
   CLI::App* rules = app.add_subcommand("rules", "List every rule: id, citation, severity, basis, ruleset option");
   rules->add_option("ids", opts.rule_ids, "Show only these rules (a renamed rule's old id names it too)");
   rules->add_option("--format", opts.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  rules->add_flag("--show", opts.rules_show, "Print each rule's section of the rules documents, in their own words");
+  rules->add_option("--rules", opts.rules_dir, "The folder of the rules documents (default: $WARLOG_RULES, then the "
+                                               "folder configured at build time, ../shared/rules)");
   rules->footer("Every finding names one of these ids; its citation is the rules section it implements\n"
                 "(a heading of docs/rules-index.tsv, the index of ../shared/rules and docs/warlog-rules.md).\n"
                 "basis 'written': the rule rests on the designer's rules documents; 'assumed': on a page not\n"
                 "published yet (docs/rulings.md says how each was read); 'warlog': on no document, warlog's own\n"
                 "rule for a consistent log (docs/warlog-rules.md).\n"
+                "--show prints the section each rule cites, read from the rules documents (never copied into\n"
+                "warlog): warlog rules --show MUS-a.draw. A document that differs from the one indexed is refused.\n"
                 "The option is the ruleset TOML key that changes the rule. Ids are never reused: a renamed\n"
                 "rule lists its old ids ('formerly'), and an old id still names it here, in --expect and --cite.\n"
-                "Exit 0, or 2 on error (an unknown id).");
+                "Exit 0, or 2 on error (an unknown id; with --show, no rules folder or a section that cannot be read).");
 
   CLI::App* migrate = add_migrate(app, opts);
 

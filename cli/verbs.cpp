@@ -14,10 +14,13 @@
 #include "warlog/replay/replay.hpp"
 #include "warlog/replay/export.hpp"
 #include "warlog/replay/report.hpp"
+#include "warlog/replay/rule_text.hpp"
 #include "warlog/replay/seek.hpp"
 #include "warlog/replay/signatures.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <optional>
 #include <iostream>
 #include <sstream>
 #include <streambuf>
@@ -319,30 +322,67 @@ int run_rules(const Options& o) {
   if (o.rule_ids.empty()) {
     for (const core::Rule& r : core::all_rules()) shown.push_back(&r);
   }
+  // --show: each rule's section, read once the folder is known; a rule on an
+  // unpublished page says so in its place, and the run then exits 2.
+  std::vector<Expected<replay::RuleSection>> sections;
+  if (o.rules_show) {
+    const auto folder =
+        replay::find_rules_folder(o.rules_dir.empty() ? std::nullopt : std::optional<std::filesystem::path>(o.rules_dir));
+    for (const core::Rule* r : shown) sections.push_back(replay::rule_section(*r, folder));
+  }
+  const bool all_shown = std::all_of(sections.begin(), sections.end(), [](const auto& s) { return s.has_value(); });
   if (o.format == "json") {
     nlohmann::json out = nlohmann::json::array();
-    for (const core::Rule* r : shown) {
-      out.push_back({{"id", r->id},
-                     {"citation", r->citation},
-                     {"summary", r->summary},
-                     {"severity", core::to_string(r->severity)},
-                     {"basis", core::to_string(r->basis)},
-                     {"option", r->option},
-                     {"ruling", r->ruling},
-                     {"aliases", old_ids_of(*r)}});
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+      const core::Rule* r = shown[i];
+      nlohmann::json rule = {{"id", r->id},
+                             {"citation", r->citation},
+                             {"summary", r->summary},
+                             {"severity", core::to_string(r->severity)},
+                             {"basis", core::to_string(r->basis)},
+                             {"option", r->option},
+                             {"ruling", r->ruling},
+                             {"aliases", old_ids_of(*r)}};
+      if (i < sections.size()) {
+        if (const auto& sec = sections[i]) {
+          rule["section"] = {{"document", sec->document},
+                             {"first_line", sec->lines.first},
+                             {"last_line", sec->lines.last},
+                             {"text", sec->text}};
+        } else {
+          rule["section_error"] = sec.error().message;
+        }
+      }
+      out.push_back(std::move(rule));
     }
     fmt::print("{}\n", out.dump(2));
-    return kExitClean;
+    return all_shown ? kExitClean : kExitError;
   }
-  for (const core::Rule* r : shown) {
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    const core::Rule* r = shown[i];
     fmt::print("{:<28} {:<9} {:<7} {}\n", r->id, core::to_string(r->severity), core::to_string(r->basis), r->citation);
     fmt::print("{:<28} {}", "", r->summary);
     if (!r->option.empty()) fmt::print(" [option: {}]", r->option);
     if (!r->ruling.empty()) fmt::print(" [ruling: {}]", r->ruling);
     if (const auto old = old_ids_of(*r); !old.empty()) fmt::print(" [formerly: {}]", fmt::join(old, ", "));
     fmt::print("\n");
+    if (i < sections.size()) {
+      if (const auto& sec = sections[i]) {
+        fmt::print("\n  {}, lines {}-{}:\n", sec->document, sec->lines.first, sec->lines.last);
+        std::string_view text = sec->text;
+        while (!text.empty()) {
+          const std::size_t end = text.find('\n');
+          const std::string_view line = text.substr(0, end);
+          fmt::print("  |{}{}\n", line.empty() ? "" : " ", line);
+          text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+        }
+        fmt::print("\n");
+      } else {
+        error_line(sec.error());
+      }
+    }
   }
-  return kExitClean;
+  return all_shown ? kExitClean : kExitError;
 }
 
 }  // namespace warlog::cli

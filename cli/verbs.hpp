@@ -29,6 +29,8 @@ struct Options {
   std::string shard;              // as typed, parsed into the two above
   // rules: the ids (or old ids) to show; empty: every rule
   std::vector<std::string> rule_ids;
+  bool rules_show = false;  // rules --show: each rule's section of the rules documents
+  std::string rules_dir;    // rules --rules DIR
   // verify: the keyring (replay/keyring.hpp) and whether a trusted signature is required
   std::string keyring;
   bool require_signed = false;

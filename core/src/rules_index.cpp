@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <stdexcept>
+#include <utility>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -183,5 +185,24 @@ std::optional<LineRange> RulesIndex::section(std::string_view path) const noexce
   if (h == nullptr) return std::nullopt;
   return section(*h);
 }
+
+namespace detail {
+extern const std::string_view kBuiltinRulesIndexTsv;  // build/core/builtin_rules_index.cpp
+extern const std::string_view kBuiltinWarlogRules;
+extern const std::string_view kConfiguredRulesDir;
+}  // namespace detail
+
+const RulesIndex& builtin_rules_index() {
+  static const RulesIndex index = [] {
+    auto parsed = RulesIndex::parse(detail::kBuiltinRulesIndexTsv);
+    if (!parsed) throw std::logic_error("the compiled-in docs/rules-index.tsv does not parse: " + parsed.error().message);
+    return std::move(*parsed);
+  }();
+  return index;
+}
+
+std::string_view builtin_warlog_rules() noexcept { return detail::kBuiltinWarlogRules; }
+
+std::string_view configured_rules_dir() noexcept { return detail::kConfiguredRulesDir; }
 
 }  // namespace warlog::core

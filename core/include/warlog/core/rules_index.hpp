@@ -78,4 +78,13 @@ class RulesIndex {
   std::vector<RulesHeading> headings_;
 };
 
+// The index this build was made with (docs/rules-index.tsv, compiled in),
+// parsed once. A build whose index does not parse is a build bug.
+[[nodiscard]] const RulesIndex& builtin_rules_index();
+// docs/warlog-rules.md as compiled in: the text of DocumentSource::Warlog.
+[[nodiscard]] std::string_view builtin_warlog_rules() noexcept;
+// The rules folder this build was configured with (CMake's WARLOG_RULES_DIR,
+// by default ../shared/rules beside the checkout); it may not exist.
+[[nodiscard]] std::string_view configured_rules_dir() noexcept;
+
 }  // namespace warlog::core
