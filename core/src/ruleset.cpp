@@ -21,8 +21,8 @@ struct Option {
   std::variant<int Ruleset::*, bool Ruleset::*, std::string Ruleset::*> field;
 };
 
-const std::array<Option, 27>& options() {
-  static const std::array<Option, 27> kOptions{{
+const std::array<Option, 28>& options() {
+  static const std::array<Option, 28> kOptions{{
       {"ruleset", "name", &Ruleset::name},
       {"ruleset", "version", &Ruleset::version},
       {"deck", "min", &Ruleset::deck_min},
@@ -48,6 +48,7 @@ const std::array<Option, 27>& options() {
       {"rulings", "army_ability_counts_in_deck", &Ruleset::army_ability_counts_in_deck},
       {"rulings", "burrowed_troops_hidden", &Ruleset::burrowed_troops_hidden},
       {"rulings", "dwellings_hold_sides", &Ruleset::dwellings_hold_sides},
+      {"visibility", "homeland_hidden", &Ruleset::homeland_hidden},
       {"ruleset", "description", static_cast<std::string Ruleset::*>(nullptr)},
       {"ruleset", "based_on", static_cast<std::string Ruleset::*>(nullptr)},
   }};

@@ -51,6 +51,10 @@ struct Ruleset {
   bool army_ability_counts_in_deck = true;  // the Army Ability card counts toward deck size
   bool burrowed_troops_hidden = false;      // a Burrowed Troop neither fights, is struck or shot, nor holds a side
   bool dwellings_hold_sides = false;        // a Dwelling holds a Territory's side like a Troop
+
+  // Who sees what (docs/rulings.md › Visibility); read by the seat views of
+  // the viewer, the report and the server, never by the fold.
+  bool homeland_hidden = false;             // Homeland cards are seen by their seat only
 };
 
 // Parses TOML. Unknown keys are an error (a misspelt option must not be
