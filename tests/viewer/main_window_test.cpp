@@ -201,8 +201,14 @@ TEST_F(MainWindowTest, F3VisitsEachFindingsEvent) {
     QTest::keyClick(window_.get(), Qt::Key_F3);
     EXPECT_EQ(session().seq(), seq);
   }
-  QTest::keyClick(window_.get(), Qt::Key_F3);  // none after the last: stays
+  QTest::keyClick(window_.get(), Qt::Key_F3);  // past the last: wraps to the first finding of the game
+  EXPECT_EQ(session().seq(), all.seq(0));
+  QTest::keyClick(window_.get(), Qt::Key_F3, Qt::ShiftModifier);  // and Shift+F3 back before the first: the last
   EXPECT_EQ(session().seq(), seqs.back());
+  if (seqs.size() >= 2) {
+    QTest::keyClick(window_.get(), Qt::Key_F3, Qt::ShiftModifier);
+    EXPECT_EQ(session().seq(), seqs[seqs.size() - 2]) << "Shift+F3 steps back one finding's event";
+  }
 }
 
 TEST_F(MainWindowTest, SelectingATimelineRowMovesTheGame) {

@@ -20,6 +20,17 @@ TEST(RuleText, EachBasisIsSaidInWords) {
   EXPECT_FALSE(warlog.contains("(written)")) << warlog.toStdString();
 }
 
+// The pane quotes the cited section from the rules documents (found through
+// WARLOG_RULES or the configured ../shared/rules), or says why it cannot.
+TEST(RuleText, TheSectionIsQuotedInTheDocumentsOwnWords) {
+  const QString written = rule_text_html("MUS-a.draw");
+  EXPECT_TRUE(written.contains("<blockquote")) << written.toStdString();
+  EXPECT_TRUE(written.contains("a. Draw cards.")) << "the run-in heading's own line\n" << written.toStdString();
+  const QString assumed = rule_text_html("MOR.leader");
+  EXPECT_TRUE(assumed.contains("cannot be shown")) << assumed.toStdString();
+  EXPECT_FALSE(assumed.contains("<blockquote")) << assumed.toStdString();
+}
+
 TEST(RuleText, AnUnknownIdSaysSo) {
   EXPECT_TRUE(rule_text_html("MUS-z.nope").contains("is not in this engine's rules register"));
 }

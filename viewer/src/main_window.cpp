@@ -273,6 +273,9 @@ void MainWindow::build_ui() {
 
   position_label_ = new QLabel;
   statusBar()->addPermanentWidget(position_label_);
+  perspective_label_ = new QLabel(tr("Seen as judge"));
+  perspective_label_->setToolTip(tr("View › Seen as (Ctrl+0 judge, Ctrl+1 and Ctrl+2 a seat, Ctrl+3 the public)"));
+  statusBar()->addPermanentWidget(perspective_label_);
   statusBar()->showMessage(tr("←/→ event · PgUp/PgDn phase · Ctrl+PgUp/PgDn turn · Home/End · Ctrl+G seq · F3 next finding"));
 }
 
@@ -324,8 +327,15 @@ void MainWindow::lay_snapshots(core::GameId id) {
 void MainWindow::show_session() {
   const auto& seats = session_->game().seats;
   GameSession* s = session_.get();
-  timeline_->set_game(s->spans(), seats, finding_seqs(s->findings()),
-                      [s](core::Seq from, core::Seq to) { return s->events(from, to); });
+  // Labels show each event as the chosen perspective saw it (a draw by the
+  // other seat: how many cards, not which).
+  timeline_->set_game(s->spans(), seats, finding_seqs(s->findings()), [this, s](core::Seq from, core::Seq to) {
+    auto events = s->events(from, to);
+    if (events && perspective_ != replay::Perspective::Judge) {
+      for (core::Event& e : *events) e = replay::view_of(e, perspective_, s->ruleset());
+    }
+    return events;
+  });
   all_findings_->share_findings(s->shared_findings(), seats);
   detail_tabs_->setTabText(2, tr("All findings (%1)").arg(s->findings().size()));
   charts_->set_turns(s->turns(), seats);
@@ -376,10 +386,13 @@ void MainWindow::on_moved(core::Seq) {
   timeline_view_->scrollTo(row);  // opens the row's turn and phase
   slider_->setValue(static_cast<int>(m.seq));
 
-  state_->set_state(m.state, session_->catalog(), session_->ruleset(), &session_->before());
-  battlefield_->show_state(m.state, session_->catalog(), seats);
+  // What the chosen perspective saw (View › Seen as); the judge sees all.
+  const core::GameState seen = replay::view_of(m.state, perspective_, session_->ruleset());
+  const core::GameState seen_before = replay::view_of(session_->before(), perspective_, session_->ruleset());
+  state_->set_state(seen, session_->catalog(), session_->ruleset(), &seen_before);
+  battlefield_->show_state(seen, session_->catalog(), seats);
   charts_->set_current_turn(m.state.turn);
-  changes_->set_changes(state_changes(session_->before(), m.state, session_->catalog(), session_->ruleset()));
+  changes_->set_changes(state_changes(seen_before, seen, session_->catalog(), session_->ruleset()));
   detail_tabs_->setTabText(0, tr("What changed (%1)").arg(changes_->rowCount()));
   auto here = session_->findings_here();
   detail_tabs_->setTabText(1, tr("Findings here (%1)").arg(here.size()));

@@ -17,6 +17,7 @@
 #include "game_session.hpp"
 #include "warlog/replay/disputes.hpp"
 #include "warlog/replay/rule_diff.hpp"
+#include "warlog/replay/visibility.hpp"
 
 class QAction;
 class QCheckBox;
@@ -124,7 +125,13 @@ class MainWindow : public QMainWindow {
   void on_finding_selected(const QModelIndex& current);
   void audit_some_games();  // idle: fills the game list's result and findings
 
+ public:
+  // View › Seen as: judge (everything), a seat, or the public.
+  void set_perspective(replay::Perspective p);
+  [[nodiscard]] replay::Perspective perspective() const noexcept { return perspective_; }
+
  private:
+  void previous_finding();
   void build_ui();
   void build_actions();
   void show_session();
@@ -202,6 +209,10 @@ class MainWindow : public QMainWindow {
   std::pair<QPersistentModelIndex, QPersistentModelIndex> expanded_path_;  // the current phase and turn rows
   static constexpr std::size_t kOpenAllTurnsUpTo = 2000;  // spans
   bool following_session_ = false;  // set while the views follow a move, so they do not echo it
+  // Who the game is seen as (View › Seen as): the battlefield, state, changes
+  // and timeline show only what that perspective saw (replay/visibility.hpp).
+  replay::Perspective perspective_ = replay::Perspective::Judge;
+  QLabel* perspective_label_ = nullptr;
 };
 
 }  // namespace warlog::viewer

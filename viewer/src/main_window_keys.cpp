@@ -1,6 +1,7 @@
 // MainWindow: the menus and keys, and the moves they make (findings, go to seq).
 
 #include <QAction>
+#include <QActionGroup>
 #include <QInputDialog>
 #include <QMenuBar>
 #include <QSortFilterProxyModel>
@@ -10,6 +11,7 @@
 
 #include "findings_model.hpp"
 #include "main_window.hpp"
+#include "timeline_model.hpp"
 #include "main_window_parts.hpp"
 
 namespace warlog::viewer {
@@ -47,7 +49,50 @@ void MainWindow::build_actions() {
   add(tr("Next t&urn"), QKeySequence(Qt::CTRL | Qt::Key_PageDown), [this] { if (session_) session_->next_turn(); });
   go->addSeparator();
   add(tr("Next fin&ding"), QKeySequence(Qt::Key_F3), [this] { next_finding(); });
+  add(tr("Previous findin&g"), QKeySequence(Qt::SHIFT | Qt::Key_F3), [this] { previous_finding(); });
   add(tr("&Go to seq…"), QKeySequence(Qt::CTRL | Qt::Key_G), [this] { ask_seq(); });
+
+  // Who the game is seen as: what each player knew at the disputed moment.
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  QMenu* seen_as = view->addMenu(tr("&Seen as"));
+  auto* group = new QActionGroup(this);
+  group->setExclusive(true);
+  const std::pair<replay::Perspective, QString> perspectives[] = {
+      {replay::Perspective::Judge, tr("&Judge (everything)")},
+      {replay::Perspective::Seat1, tr("Seat &1")},
+      {replay::Perspective::Seat2, tr("Seat &2")},
+      {replay::Perspective::Public, tr("&Public (no hidden card)")},
+  };
+  const Qt::Key keys[] = {Qt::Key_0, Qt::Key_1, Qt::Key_2, Qt::Key_3};
+  for (std::size_t i = 0; i < std::size(perspectives); ++i) {
+    QAction* action = seen_as->addAction(perspectives[i].second);
+    action->setCheckable(true);
+    action->setChecked(perspectives[i].first == perspective_);
+    action->setShortcut(QKeySequence(Qt::CTRL | keys[i]));
+    action->setShortcutContext(Qt::WindowShortcut);
+    action->setData(static_cast<int>(perspectives[i].first));
+    group->addAction(action);
+    const replay::Perspective p = perspectives[i].first;
+    connect(action, &QAction::triggered, this, [this, p] { set_perspective(p); });
+  }
+}
+
+void MainWindow::set_perspective(replay::Perspective p) {
+  perspective_ = p;
+  for (QAction* a : findChildren<QAction*>()) {
+    if (a->isCheckable() && a->actionGroup() != nullptr && a->data().isValid() && a->data().toInt() == static_cast<int>(p)) {
+      a->setChecked(true);
+    }
+  }
+  if (perspective_label_ != nullptr) {
+    QString who = QString::fromUtf8(replay::to_string(p).data(), static_cast<qsizetype>(replay::to_string(p).size()));
+    const core::Seat seat = replay::seat_of(p);
+    if (session_ && seat != core::kNoSeat) who += tr(" (%1)").arg(QString::fromStdString(session_->game().seats.at(seat).player));
+    perspective_label_->setText(tr("Seen as %1").arg(who));
+  }
+  if (!session_) return;
+  timeline_->relabel();  // the labels of draws and decklists depend on who looks
+  on_moved(session_->seq());
 }
 
 void MainWindow::jump_to_finding(const QModelIndex& view_index) {
@@ -62,12 +107,38 @@ void MainWindow::next_finding() {
   if (!session_) return;
   // Findings are in seq order.
   const auto& all = session_->findings();
-  const std::size_t next = all.upper_bound(session_->seq());
-  if (next == all.size()) {
-    statusBar()->showMessage(tr("No finding after seq %1.").arg(session_->seq()), 3000);
+  if (all.empty()) {
+    statusBar()->showMessage(tr("This game has no findings."), 3000);
     return;
   }
+  std::size_t next = all.upper_bound(session_->seq());
+  if (next == all.size()) {  // wraps to the first finding of the game
+    next = 0;
+    statusBar()->showMessage(tr("Past the last finding: back to the first, at seq %1.").arg(all.seq(0)), 3000);
+  }
   const replay::FindingView f = all.at(next);
+  rule_text_->setText(rule_text_html(f.rule_id));
+  session_->go_to(f.seq);
+}
+
+void MainWindow::previous_finding() {
+  if (!session_) return;
+  const auto& all = session_->findings();
+  if (all.empty()) {
+    statusBar()->showMessage(tr("This game has no findings."), 3000);
+    return;
+  }
+  // The last finding before the current event (findings are in seq order);
+  // before the first, it wraps to the last finding of the game.
+  const core::Seq here = session_->seq();
+  const std::size_t first_at_or_after = here == 0 ? 0 : all.upper_bound(here - 1);
+  std::size_t before = first_at_or_after == 0 ? all.size() - 1 : first_at_or_after - 1;
+  if (first_at_or_after == 0) {
+    statusBar()->showMessage(tr("Before the first finding: on to the last, at seq %1.").arg(all.seq(before)), 3000);
+  }
+  // Several findings can share one seq: land on the first of them.
+  while (before > 0 && all.seq(before - 1) == all.seq(before)) --before;
+  const replay::FindingView f = all.at(before);
   rule_text_->setText(rule_text_html(f.rule_id));
   session_->go_to(f.seq);
 }

@@ -4,10 +4,13 @@
 #include <QHeaderView>
 #include <QVBoxLayout>
 
+#include <filesystem>
+
 #include "changes_model.hpp"
 #include "findings_model.hpp"
 #include "state_model.hpp"
 #include "warlog/replay/rule_diff.hpp"
+#include "warlog/replay/rule_text.hpp"
 
 namespace warlog::viewer {
 
@@ -109,6 +112,21 @@ QString rule_text_html(std::string_view rule_id) {
                           str(core::to_string(rule->severity)), basis, str(rule->summary).toHtmlEscaped());
   if (!rule->option.empty()) html += QObject::tr("<br><i>Ruleset option:</i> %1").arg(str(rule->option).toHtmlEscaped());
   if (!rule->ruling.empty()) html += QObject::tr(" · <i>ruling</i> %1").arg(str(rule->ruling).toHtmlEscaped());
+  // The section's own words, read from the rules documents (never copied
+  // into warlog); the folder is looked for once per process.
+  static const Expected<std::filesystem::path> folder = replay::find_rules_folder(std::nullopt);
+  const auto section = replay::rule_section(*rule, folder);
+  if (section) {
+    html += QObject::tr("<p><i>%1, lines %2–%3:</i></p>")
+                .arg(str(section->document).toHtmlEscaped())
+                .arg(section->lines.first)
+                .arg(section->lines.last);
+    html += QStringLiteral("<blockquote style=\"white-space: pre-wrap\">%1</blockquote>")
+                .arg(str(section->text).trimmed().toHtmlEscaped());
+  } else {
+    html += QObject::tr("<p><i>The rule's own words cannot be shown: %1</i></p>")
+                .arg(str(section.error().message).toHtmlEscaped());
+  }
   return html;
 }
 

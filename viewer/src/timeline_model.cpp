@@ -196,6 +196,13 @@ int TimelineModel::count_in(const std::vector<core::Seq>& sorted, core::Seq firs
   return static_cast<int>(std::distance(lo, hi));
 }
 
+void TimelineModel::relabel() {
+  beginResetModel();
+  chunks_.clear();
+  lru_.clear();
+  endResetModel();
+}
+
 const QString& TimelineModel::event_label(core::Seq seq) const {
   const core::Seq chunk = seq / kChunk;
   auto it = chunks_.find(chunk);

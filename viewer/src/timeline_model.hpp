@@ -44,6 +44,9 @@ class TimelineModel : public QAbstractItemModel {
   // longer, new spans after it). Inserts the new rows; nothing is reset.
   void extend(std::vector<replay::PhaseSpan> spans, std::vector<core::Seq> finding_seqs);
   void set_current(core::Seq seq);
+  // The event source now labels events differently (another perspective):
+  // drops the cached labels and resets the rows (the caller re-selects).
+  void relabel();
   // Compare mode: the events to mark (empty: none).
   void set_divergent(std::vector<core::Seq> seqs);
 
