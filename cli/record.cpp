@@ -93,7 +93,8 @@ std::string outcome_json(const Recorder& r, std::uint64_t line_no, const LineOut
   if (o.status == LineStatus::Refused) {
     nlohmann::json errors = nlohmann::json::array();
     for (const auto& e : o.errors) {
-      errors.push_back({{"line", e.line}, {"col", e.col}, {"expected", e.expected}, {"found", e.found}, {"hint", e.hint}});
+      // The input line, as the object's own "line": the parser counts only the lines it parsed.
+      errors.push_back({{"line", line_no}, {"col", e.col}, {"expected", e.expected}, {"found", e.found}, {"hint", e.hint}});
     }
     j["errors"] = errors;
   }

@@ -124,6 +124,18 @@ TEST(RecordCli, ARefusedLineGivesItsColumnAndWritesNothing) {
   EXPECT_EQ(answers[4], "battlefield 5x3");
   const CliResult exported = run_warlog(fmt::format("export 1 --store '{}' --format json", dir.store()));
   EXPECT_EQ(count_lines(exported.out), 6u) << "3 setup events and 3 lines";
+  // The same refusal as JSON: the input line and the column.
+  const auto again = write_lines(dir.path() / "again.txt", {"board", "play \"Ironclaw Lancr\" b1"});
+  const CliResult json = run_warlog(fmt::format("record '{}' --game 1 --format jsonl < {}", dir.store(), q(again)));
+  ASSERT_EQ(json.code, 0) << json.err;
+  const auto objects = split_lines(json.out);
+  ASSERT_EQ(objects.size(), 2u);
+  EXPECT_EQ(nlohmann::json::parse(objects[0])["status"], "command");
+  const auto refused = nlohmann::json::parse(objects[1]);
+  EXPECT_EQ(refused["status"], "refused");
+  EXPECT_EQ(refused["errors"][0]["line"], 2);
+  EXPECT_EQ(refused["errors"][0]["col"], 6);
+  EXPECT_EQ(refused["next_seq"], 6);
 }
 
 TEST(RecordCli, StrictFromAPipeAnswersNeedsConfirmAndWritesNothingForIt) {
