@@ -108,6 +108,11 @@ TEST(RecordCli, JsonlAnswersEveryLineAsTheSchemaSays) {
   }
   EXPECT_EQ(seqs + 3, 38u) << "every event of the sample after the header";
   EXPECT_EQ(with_findings, 1u) << "seq 27: MUS-a.draw";
+  // And the game so recorded is the sample imported.
+  ASSERT_EQ(run_warlog(fmt::format("import --store '{}' {}", dir.store(), q(s.whole))).code, 0);
+  EXPECT_EQ(run_warlog(fmt::format("verify --store '{}' --game 1", dir.store())).code, 0);
+  EXPECT_EQ(exported_without_recording(dir.store(), 1), exported_without_recording(dir.store(), 2));
+  EXPECT_EQ(audit_findings(dir.store(), 1), audit_findings(dir.store(), 2));
 }
 
 TEST(RecordCli, ARefusedLineGivesItsColumnAndWritesNothing) {

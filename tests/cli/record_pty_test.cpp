@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <fstream>
 #include <cstdlib>
 #include <random>
 #include <regex>
@@ -195,6 +196,38 @@ TEST(RecordPty, KilledAtRandomMomentsLosesNothingAcknowledgedAndLeavesNothingHal
   RecordProperty("killed_in_flight", static_cast<int>(killed_in_flight));
   std::printf("record kill trials: %d, killed with a line committed but unacknowledged: %zu\n", trials,
               killed_in_flight);
+}
+
+TEST(RecordPty, TwoRecordersInTwoProcessesLoseNothingAndRecordNothingTwice) {
+  TempDir dir;
+  const SampleLines s = sample_lines(dir.path(), "tutorial/spine_first_blood.wlog");
+  const std::string store = dir.store();
+  create_game(store, s);
+  const std::vector<std::string> lines = action_lines(s);
+  Terminal a({"record", store, "--game", "1"});
+  ASSERT_TRUE(a.started());
+  ASSERT_TRUE(a.wait_for(std::regex("recording game 1"), 1)) << a.output();
+  // A second scorekeeper records the first two lines from a pipe meanwhile.
+  std::ofstream(dir.path() / "b.txt") << lines[0] << "\n" << lines[1] << "\n";
+  const CliResult b = run_warlog(fmt::format("record '{}' --game 1 < '{}'", store, (dir.path() / "b.txt").string()));
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_EQ(b.out, "seq 3 recorded\nseq 4 recorded\n");
+  // The terminal's recorder still stands at seq 3: its line is not recorded, b's are shown.
+  a.type(lines[0] + "\n");
+  ASSERT_TRUE(a.wait_for(std::regex("conflict: another recorder recorded seqs 3\\.\\.4 first"), 1)) << a.output();
+  a.type(lines[2] + "\n");
+  ASSERT_TRUE(a.wait_for(std::regex("seq 5 recorded"), 1)) << a.output();
+  EXPECT_EQ(a.finish(), 0) << a.output();
+  const std::vector<core::Event> got = stored(store, 1);
+  ASSERT_EQ(got.size(), 6u);
+  const std::string reference = (dir.path() / "reference").string();
+  {
+    auto r = replay::Archive::open(reference, replay::Archive::Mode::ReadWrite);
+    ASSERT_TRUE(r.has_value());
+    ASSERT_TRUE(r->import_file(s.whole.string(), {}).has_value());
+  }
+  const std::vector<core::Event> expected = stored(reference, 1);
+  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], expected[i]) << "seq " << i;
 }
 
 TEST(RecordPty, TabCompletesAndStrictAsksAtATerminal) {
