@@ -27,6 +27,9 @@ void register_store_benchmarks(const Config& config);
 // audit/{one_thread,decode_only,raw_scan,long_game,long_game_raw_scan},
 // archive/{audit_2_threads,raw_scan_2_threads}, seek/{random,full_refold}, step/end.
 void register_replay_benchmarks(const Config& config);
+// record/{line,lmdb_synced_put,complete}: a recorded line against LMDB's own
+// synced commit, and completion (needs only config.data, as scratch space).
+void register_record_benchmarks(const Config& config);
 // notation/{lex_line,parse_long_line}/{1,2,4}MiB: one long line (no data).
 void register_notation_benchmarks();
 

@@ -2,6 +2,8 @@
 //
 //   warlog_bench --data DIR [--import-games N] [--seeks N] [--appends N]
 //                [Google Benchmark flags, e.g. --benchmark_format=json]
+//   warlog_bench --data DIR --record-only [--appends N]
+//                                               only record/*: DIR is scratch space
 //   warlog_bench --make-long DIR --events N [--disputed]
 //                                               one long game into a new store
 //
@@ -28,6 +30,7 @@ int main(int argc, char** argv) {
   std::string make_long;
   std::size_t long_events = 1'000'000;
   bool disputed = false;
+  bool record_only = false;
   // Our flags first; the rest go to Google Benchmark.
   std::vector<char*> rest{argv[0]};
   for (int i = 1; i < argc; ++i) {
@@ -44,6 +47,8 @@ int main(int argc, char** argv) {
       config.data = value();
     } else if (a == "--make-long") {
       make_long = value();
+    } else if (a == "--record-only") {
+      record_only = true;
     } else if (a == "--disputed") {
       disputed = true;
     } else if (a == "--events") {
@@ -74,6 +79,12 @@ int main(int argc, char** argv) {
     int n = static_cast<int>(rest.size());
     benchmark::Initialize(&n, rest.data());
     if (benchmark::ReportUnrecognizedArguments(n, rest.data())) return 2;
+    if (record_only) {
+      warlog::bench::register_record_benchmarks(config);
+      benchmark::RunSpecifiedBenchmarks();
+      benchmark::Shutdown();
+      return 0;
+    }
     auto open = [](const std::filesystem::path& dir) {
       auto a = warlog::replay::Archive::open(dir.string(), warlog::replay::Archive::Mode::ReadOnly);
       if (!a) throw std::runtime_error(dir.string() + ": " + a.error().message);
@@ -84,6 +95,7 @@ int main(int argc, char** argv) {
     warlog::bench::register_store_benchmarks(config);
     warlog::bench::register_replay_benchmarks(config);
     warlog::bench::register_notation_benchmarks();
+    warlog::bench::register_record_benchmarks(config);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
   } catch (const std::exception& e) {

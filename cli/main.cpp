@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   app.footer(
       "Examples:\n"
       "  warlog import samples/games/*.wlog      import typed-up games\n"
+      "  warlog record S --header table4.wlog    record a game as it is played, line by line\n"
       "  warlog audit                            audit every game, findings with rule citations\n"
       "  warlog audit --game 1 --format json     one game, machine-readable\n"
       "  warlog verify                           check every game's hash chain\n"
@@ -154,6 +155,8 @@ int main(int argc, char** argv) {
                 "Exit 0, or 2 on error (an unknown id; with --show, no rules folder or a section that cannot be read).");
 
   CLI::App* migrate = add_migrate(app, opts);
+  RecordArgs record_args;  // cli/record.cpp
+  CLI::App* record = add_record(app, record_args);
 
   GenerateArgs generate_args;
   CLI::App* generate = add_generate(app, opts, generate_args);
@@ -185,6 +188,7 @@ int main(int argc, char** argv) {
 
   try {
     if (*import) return run_import(opts);
+    if (*record) return run_record(record_args);
     if (*migrate) return run_migrate(opts);
     if (*audit) return run_audit(opts);
     if (*verify) return run_verify(opts);

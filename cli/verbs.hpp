@@ -77,4 +77,17 @@ struct BackupArgs {
 CLI::App* add_backup(CLI::App& app, Options& o, BackupArgs& b);
 int run_backup(const Options& o, const BackupArgs& b);
 
+// warlog record (cli/record.cpp): registers the verb and runs it.
+struct RecordArgs {
+  std::string store_positional;  // STORE, as the issue writes it
+  std::string store;             // --store, as the other verbs take it
+  std::string header;
+  std::uint64_t game = 0;
+  bool strict = false;
+  std::string format = "text";
+  std::string catalog, ruleset;
+};
+CLI::App* add_record(CLI::App& app, RecordArgs& r);
+int run_record(const RecordArgs& r);
+
 }  // namespace warlog::cli

@@ -342,6 +342,19 @@ def main():
         "flat: 4 MiB ≤ 2× 1 MiB (the line is not lexed)",
         refuse[4] <= 2 * refuse[1] if refuse[4] and refuse[1] else None)
 
+    # 10. Recording (issue 16): one line through replay::Recorder (parse, fold on a copy,
+    # synced append, findings) beside LMDB's own synced commit of one small value.
+    rp99, rp50 = counter("record/line", "p99_ms"), counter("record/line", "p50_ms")
+    lp99, lp50 = counter("record/lmdb_synced_put", "p99_ms"), counter("record/lmdb_synced_put", "p50_ms")
+    row(f"a recorded line, append and audit (`Recorder::enter`: parse, fold, `Durability::Sync` append, "
+        f"findings; p50 {fmt_num(rp50, 'ms')})", f"p99 {fmt_num(rp99, 'ms')} wall",
+        f"p99 {fmt_num(lp99, 'ms')} (p50 {fmt_num(lp50, 'ms')}) LMDB's own synced commit of one 100-byte value",
+        f"+{rp99 - lp99:.2f} ms" if rp99 is not None and lp99 is not None else "n/a", "p99 ≤ LMDB's + 1 ms",
+        rp99 <= lp99 + 1.0 if rp99 is not None and lp99 is not None else None)
+    cp99, cp99c = counter("record/complete", "p99_ms"), counter("record/complete", "p99_cpu_ms")
+    row("completion at the record prompt (`Recorder::complete`, 8 prefixes mid-game)",
+        f"p99 {fmt_num(cp99c, 'ms')} on-CPU, {fmt_num(cp99, 'ms')} wall", "", "", "p99 ≤ 10 ms", both(cp99c, cp99, 10.0))
+
     viewer_rows = viewer_table(viewer, disputed, os.path.join(a.results, "viewer_memory.jsonl"), long_events,
                                runs.get("step/end", {}), both)
 

@@ -16,6 +16,7 @@
 #include "warlog/store/snapshot_cache.hpp"
 #include "warlog/store/store.hpp"
 #include "context.hpp"
+#include "sources.hpp"
 
 namespace warlog::replay {
 
@@ -163,13 +164,10 @@ struct Archive::Prepared {
   std::string ruleset_text;
 };
 
-tl::expected<Archive::Prepared, ImportFailure> Archive::prepare_file(const std::string& path,
-                                                                     const ImportOptions& options) const {
-  auto fail = [](Error e) { return tl::unexpected(ImportFailure{std::move(e), {}}); };
-  auto text = read_file(path, core::kMaxGameFileBytes, "game file");
-  if (!text) return fail(text.error());
+Expected<GameSources> load_sources(const store::Store& st, const std::string& path, std::string_view text,
+                                   const ImportOptions& options) {
   const fs::path dir = fs::path(path).parent_path();
-  const core::NotationRefs refs = core::notation_refs(*text);
+  const core::NotationRefs refs = core::notation_refs(text);
 
   // The game file's own tags win; a tag path is relative to the game file.
   auto resolve = [&](const char* tag, const std::optional<std::string>& fallback,
@@ -187,7 +185,7 @@ tl::expected<Archive::Prepared, ImportFailure> Archive::prepare_file(const std::
     const std::size_t limit = is_catalog ? core::kMaxCatalogFileBytes : core::kMaxRulesetFileBytes;
     const std::string_view what = is_catalog ? "catalog file" : "ruleset file";
     if (auto t = header_tag(refs, tag); t && core::digest_from_hex(*t)) {
-      auto bytes = blob(*store_, kind, *t, tag);
+      auto bytes = blob(st, kind, *t, tag);
       if (bytes) return std::pair{std::string(tag) + " " + t->substr(0, 12), std::move(*bytes)};
       if (!fallback) {
         return make_error(ErrorCode::NotFound, fmt::format("the [{}] hash {} is not in this store; give the file "
@@ -210,27 +208,35 @@ tl::expected<Archive::Prepared, ImportFailure> Archive::prepare_file(const std::
     return std::pair{*file, std::move(*bytes)};
   };
   auto catalog_src = load("Catalog", options.catalog_path, "--catalog", store::BlobKind::Catalog);
-  if (!catalog_src) return fail(catalog_src.error());
+  if (!catalog_src) return tl::unexpected(catalog_src.error());
   auto ruleset_src = load("Ruleset", options.ruleset_path, "--ruleset", store::BlobKind::Ruleset);
-  if (!ruleset_src) return fail(ruleset_src.error());
-  const std::string* catalog_path = &catalog_src->first;
-  const std::string* catalog_text = &catalog_src->second;
-  const std::string* ruleset_path = &ruleset_src->first;
-  const std::string* ruleset_text = &ruleset_src->second;
+  if (!ruleset_src) return tl::unexpected(ruleset_src.error());
+  GameSources out;
+  auto catalog = core::parse_catalog_csv(catalog_src->second);
+  if (!catalog) return make_error(catalog.error().code, catalog_src->first + ":" + catalog.error().message);
+  auto ruleset = core::parse_ruleset_toml(ruleset_src->second);
+  if (!ruleset) return make_error(ruleset.error().code, ruleset_src->first + ":" + ruleset.error().message);
+  out.catalog = std::make_shared<const core::Catalog>(std::move(*catalog));
+  out.ruleset = std::make_shared<const core::Ruleset>(std::move(*ruleset));
+  out.catalog_text = std::move(catalog_src->second);
+  out.ruleset_text = std::move(ruleset_src->second);
+  out.load_deck = [dir](const std::string& ref) { return read_file(dir / ref, core::kMaxDeckFileBytes, "deck file"); };
+  return out;
+}
 
-  auto catalog = core::parse_catalog_csv(*catalog_text);
-  if (!catalog) return fail(Error{catalog.error().code, *catalog_path + ":" + catalog.error().message});
-  auto ruleset = core::parse_ruleset_toml(*ruleset_text);
-  if (!ruleset) return fail(Error{ruleset.error().code, *ruleset_path + ":" + ruleset.error().message});
-
-  const core::DeckLoader load_deck = [&dir](const std::string& ref) {
-    return read_file(dir / ref, core::kMaxDeckFileBytes, "deck file");
-  };
-  core::ParseResult parsed = core::parse_notation(*text, path, *catalog, ruleset->hash, load_deck);
+tl::expected<Archive::Prepared, ImportFailure> Archive::prepare_file(const std::string& path,
+                                                                     const ImportOptions& options) const {
+  auto fail = [](Error e) { return tl::unexpected(ImportFailure{std::move(e), {}}); };
+  auto text = read_file(path, core::kMaxGameFileBytes, "game file");
+  if (!text) return fail(text.error());
+  auto sources = load_sources(*store_, path, *text, options);
+  if (!sources) return fail(sources.error());
+  core::ParseResult parsed =
+      core::parse_notation(*text, path, *sources->catalog, sources->ruleset->hash, sources->load_deck);
   if (!parsed.ok()) {
     return tl::unexpected(ImportFailure{Error{ErrorCode::InvalidArgument, "notation errors"}, std::move(parsed.errors)});
   }
-  return Prepared{std::move(parsed.game.events), std::move(catalog_src->second), std::move(ruleset_src->second)};
+  return Prepared{std::move(parsed.game.events), std::move(sources->catalog_text), std::move(sources->ruleset_text)};
 }
 
 // Blobs first: a game must never reference a catalog the store lacks.

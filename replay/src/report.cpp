@@ -14,17 +14,18 @@ std::string seats_line(const GameSummary& g) {
   return out;
 }
 
+std::string finding_text(const LocatedFinding& f, const std::vector<core::SeatSetup>& seats) {
+  const std::string who = f.seat < seats.size() ? seats[f.seat].player : std::string("-");
+  return fmt::format("  seq {:>4}  turn {:>2} {:<9} {:<10} {} {} ({})\n            {}\n            [{}]\n",
+                     f.finding.seq, f.turn, core::to_string(f.phase), who, f.finding.rule_id,
+                     core::to_string(f.finding.severity), core::to_string(f.finding.basis), f.finding.message,
+                     f.citation);
+}
+
 std::string audit_text(const GameAudit& audit) {
   std::string out = fmt::format("game {}  \"{}\"  {}  {}  {} events\n", audit.game.id, audit.game.title,
                                 audit.game.date, seats_line(audit.game), audit.game.events);
-  for (const auto& f : audit.findings) {
-    const std::string who =
-        f.seat < audit.game.seats.size() ? audit.game.seats[f.seat].player : std::string("-");
-    out += fmt::format("  seq {:>4}  turn {:>2} {:<9} {:<10} {} {} ({})\n", f.finding.seq, f.turn,
-                       core::to_string(f.phase), who, f.finding.rule_id, core::to_string(f.finding.severity),
-                       core::to_string(f.finding.basis));
-    out += fmt::format("            {}\n            [{}]\n", f.finding.message, f.citation);
-  }
+  for (const auto& f : audit.findings) out += finding_text(f, audit.game.seats);
   if (audit.findings.empty()) out += "  clean: no findings\n";
   return out;
 }

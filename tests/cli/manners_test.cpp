@@ -93,13 +93,15 @@ TEST(CliManners, UnknownVerbIsAnErrorEvenWithHelpAfterIt) {
 }
 
 TEST(CliManners, MistypedVerbSuggestsARealVerb) {
-  // No verb is near 'recrod': the line lists the real ones.
-  for (const std::string args : {"recrod", "recrod --help"}) {
+  // No verb is near 'frobnicate': the line lists the real ones. ('recrod',
+  // the word this test used, is a slip of `record` since that verb exists.)
+  for (const std::string args : {"frobnicate", "frobnicate --help"}) {
     const auto r = run_warlog(args);
     expect_one_error_line(r, args);
-    EXPECT_NE(r.err.find("unknown verb 'recrod'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("unknown verb 'frobnicate'"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("import, audit"), std::string::npos) << r.err;
   }
+  EXPECT_EQ(run_warlog("recrod --help").err, "warlog: unknown verb 'recrod': did you mean 'record'?\n");
   EXPECT_EQ(run_warlog("audti --help").err, "warlog: unknown verb 'audti': did you mean 'audit'?\n");
   EXPECT_EQ(run_warlog("verfiy").err, "warlog: unknown verb 'verfiy': did you mean 'verify'?\n");
   EXPECT_EQ(run_warlog("rule-dif").err, "warlog: unknown verb 'rule-dif': did you mean 'rule-diff'?\n");

@@ -16,6 +16,11 @@ namespace warlog::replay {
 // Deterministic: the golden audits of the samples are this text.
 [[nodiscard]] std::string audit_text(const GameAudit& audit);
 
+// One finding as audit_text prints it: where, rule, severity and basis; the
+// message; the citation (three lines, each ending in a newline). `seats`
+// names the players. Also what `warlog record` prints after each line.
+[[nodiscard]] std::string finding_text(const LocatedFinding& f, const std::vector<core::SeatSetup>& seats);
+
 // One finding as a JSON object: seq, turn, phase, seat (1-based, 0 = none),
 // rule, citation, severity, basis, message.
 [[nodiscard]] nlohmann::json finding_json(const LocatedFinding& f);

@@ -1,0 +1,279 @@
+// warlog record: a game recorded line by line as it is played, one durable
+// event per action, audited at once (replay::Recorder; docs/recording.md).
+// At a terminal: libedit (its readline-compatible interface) with history
+// and completion that knows the game. From a pipe: one result per line.
+//
+// A writing verb, like import: it opens the store in this process (the
+// isolated readers of cli/isolated.hpp are for the reading verbs).
+
+#include <CLI/CLI.hpp>
+#include <editline/readline.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include "common.hpp"
+#include "verbs.hpp"
+#include "warlog/replay/event_json.hpp"
+#include "warlog/replay/recorder.hpp"
+#include "warlog/replay/report.hpp"
+
+namespace warlog::cli {
+
+namespace {
+
+using replay::LineOutcome;
+using replay::LineStatus;
+using replay::Recorder;
+
+std::string seqs_text(const std::vector<core::Event>& events) {
+  if (events.size() == 1) return fmt::format("seq {}", events.front().seq);
+  return fmt::format("seqs {}..{}", events.front().seq, events.back().seq);
+}
+
+std::string findings_text(const Recorder& r, const std::vector<replay::LocatedFinding>& findings) {
+  std::string out;
+  for (const auto& f : findings) out += replay::finding_text(f, r.seats());
+  return out;
+}
+
+// The text answer to one line: its first line says what happened.
+std::string outcome_text(const Recorder& r, const LineOutcome& o) {
+  switch (o.status) {
+    case LineStatus::Recorded:
+      if (o.events.empty()) return "nothing to record (a blank line or a comment)\n";
+      return fmt::format("{} recorded\n", seqs_text(o.events)) + findings_text(r, o.findings);
+    case LineStatus::Refused: {
+      std::string out;
+      for (const auto& e : o.errors) {
+        out += fmt::format("refused at column {}: expected {}, found {}{}; nothing recorded\n", e.col, e.expected,
+                           e.found, e.hint.empty() ? "" : fmt::format(" ({})", e.hint));
+      }
+      return out;
+    }
+    case LineStatus::Conflict: {
+      std::string out = fmt::format("conflict: another recorder recorded {} first; nothing recorded, enter the line "
+                                    "again if it still stands\n",
+                                    o.events.empty() ? std::string("nothing") : seqs_text(o.events));
+      for (const auto& ev : o.events) {
+        out += fmt::format("  seq {} {} (turn {} {}, seat {})\n", ev.seq, core::payload_name(ev.payload), ev.turn,
+                           core::to_string(ev.phase), ev.seat == core::kNoSeat ? 0 : ev.seat + 1);
+      }
+      return out + findings_text(r, o.findings);
+    }
+    case LineStatus::NeedsConfirm:
+      return "needs-confirm: this line breaks a rule (--strict); nothing recorded\n" + findings_text(r, o.findings);
+    case LineStatus::Ended: return fmt::format("ended: {}; nothing recorded\n", o.message);
+    case LineStatus::Command: return o.message + "\n";
+  }
+  return {};
+}
+
+// One JSON object per input line (docs/schema/record-line.schema.json).
+std::string outcome_json(const Recorder& r, std::uint64_t line_no, const LineOutcome& o) {
+  nlohmann::json j{{"line", line_no}, {"game", r.game()}, {"status", replay::to_string(o.status)}};
+  nlohmann::json seqs = nlohmann::json::array();
+  if (o.status == LineStatus::Recorded) {
+    for (const auto& ev : o.events) seqs.push_back(ev.seq);
+  }
+  j["seqs"] = seqs;
+  nlohmann::json findings = nlohmann::json::array();
+  for (const auto& f : o.findings) findings.push_back(replay::finding_json(f));
+  j["findings"] = findings;
+  if (o.status == LineStatus::Conflict || o.status == LineStatus::NeedsConfirm) {
+    nlohmann::json events = nlohmann::json::array();
+    for (const auto& ev : o.events) events.push_back(replay::event_json(ev));
+    j["events"] = events;
+  }
+  if (o.status == LineStatus::Refused) {
+    nlohmann::json errors = nlohmann::json::array();
+    for (const auto& e : o.errors) {
+      // The input line, as the object's own "line": the parser counts only the lines it parsed.
+      errors.push_back({{"line", line_no}, {"col", e.col}, {"expected", e.expected}, {"found", e.found}, {"hint", e.hint}});
+    }
+    j["errors"] = errors;
+  }
+  if (!o.message.empty()) j["message"] = o.message;
+  j["next_seq"] = r.next_seq();
+  return j.dump() + "\n";
+}
+
+void put(const std::string& s) {
+  std::fwrite(s.data(), 1, s.size(), stdout);
+  std::fflush(stdout);
+}
+
+// --- The terminal: libedit ---------------------------------------------------
+// libedit's readline interface calls plain functions with no user pointer,
+// so the recorder it completes against is this file's, for one session.
+const Recorder* g_completing = nullptr;
+std::vector<std::string> g_matches;
+
+char* next_match(const char*, int state) {
+  static std::size_t i = 0;
+  if (state == 0) i = 0;
+  return i < g_matches.size() ? ::strdup(g_matches[i++].c_str()) : nullptr;
+}
+
+// libedit hands over the word after its break characters, from `start`; the
+// recorder's token may begin earlier (an open quote: "Ironclaw La).
+char** complete_line(const char* text, int start, int end) {
+  rl_attempted_completion_over = 1;
+  if (g_completing == nullptr) return nullptr;
+  const std::string line(rl_line_buffer, static_cast<std::size_t>(end));
+  const replay::Completion c = g_completing->complete(line);
+  const auto word_start = static_cast<std::size_t>(start);
+  g_matches.clear();
+  for (const std::string& cand : c.candidates) {
+    if (c.start <= word_start) {
+      if (word_start - c.start <= cand.size()) g_matches.push_back(cand.substr(word_start - c.start));
+    } else {
+      g_matches.push_back(line.substr(word_start, c.start - word_start) + cand);
+    }
+  }
+  if (g_matches.empty()) return nullptr;
+  return rl_completion_matches(text, next_match);
+}
+
+bool ask_yes(const std::string& question) {
+  char* answer = ::readline(question.c_str());
+  const bool yes = answer != nullptr && (answer[0] == 'y' || answer[0] == 'Y');
+  std::free(answer);
+  return yes;
+}
+
+int terminal_session(Recorder& r, bool strict) {
+  rl_readline_name = "warlog";
+  static char breaks[] = " \t\n\",;>";
+  rl_completer_word_break_characters = breaks;
+  rl_attempted_completion_function = complete_line;
+  g_completing = &r;
+  using_history();
+  put(fmt::format("recording game {}: type one action per line, 'help' for help, Ctrl-D to stop\n", r.game()));
+  for (;;) {
+    const std::string prompt = fmt::format("{} seq {}> ", r.where(), r.next_seq());
+    char* raw = ::readline(prompt.c_str());
+    if (raw == nullptr) break;
+    const std::string line(raw);
+    std::free(raw);
+    if (line.find_first_not_of(" \t") != std::string::npos) add_history(line.c_str());
+    auto o = r.enter(line, strict ? replay::Violations::Hold : replay::Violations::Record);
+    if (o && o->status == LineStatus::NeedsConfirm) {
+      put(findings_text(r, o->findings));
+      if (!ask_yes("this line breaks a rule: record it anyway? [y/N] ")) {
+        put("nothing recorded\n");
+        continue;
+      }
+      o = r.enter(line, replay::Violations::Record);
+    }
+    if (!o) {
+      g_completing = nullptr;
+      error_line(o.error());
+      return kExitError;
+    }
+    put(outcome_text(r, *o));
+  }
+  g_completing = nullptr;
+  put("\n");
+  return kExitClean;
+}
+
+int pipe_session(Recorder& r, bool strict, bool jsonl) {
+  std::string line;
+  std::uint64_t n = 0;
+  while (std::getline(std::cin, line)) {
+    ++n;
+    auto o = r.enter(line, strict ? replay::Violations::Hold : replay::Violations::Record);
+    if (!o) {
+      error_line(o.error());
+      return kExitError;
+    }
+    put(jsonl ? outcome_json(r, n, *o) : outcome_text(r, *o));
+  }
+  return kExitClean;
+}
+
+}  // namespace
+
+CLI::App* add_record(CLI::App& app, RecordArgs& a) {
+  CLI::App* rec = app.add_subcommand("record", "Record a game as it is played: one durable event per line, audited at once");
+  rec->add_option("store", a.store_positional, "Store directory (default: --store, $WARLOG_STORE, else .warlog/store)");
+  rec->add_option("--store", a.store, "Store directory, as the other verbs take it");
+  auto* header = rec->add_option("--header", a.header, "Start a new game from this .wlog holding only header tags");
+  auto* game = rec->add_option("--game", a.game, "Continue the stored game with this id");
+  header->excludes(game);
+  rec->add_flag("--strict", a.strict, "Ask before recording a line that breaks a rule (from a pipe: needs-confirm)");
+  rec->add_option("--format", a.format, "text (default) or jsonl: one JSON object per input line, from a pipe")
+      ->check(CLI::IsMember({"text", "jsonl"}));
+  rec->add_option("--catalog", a.catalog, "Card catalog CSV for a header without a [Catalog] tag");
+  rec->add_option("--ruleset", a.ruleset, "Ruleset TOML for a header without a [Ruleset] tag");
+  rec->footer(
+      "Each line is one action or marker of the notation (docs/notation.md), parsed in the game's context (turn,\n"
+      "phase, acting seat, board). It is acknowledged, \"seq 57 recorded\", only once its commit is on disk; the\n"
+      "findings of its event follow, with their rule citations, as audit prints them. A line that breaks a rule is\n"
+      "recorded (it is what happened at the table); --strict asks first. A line that does not parse is refused with\n"
+      "its column and hint, and nothing is written. After a GameEnded event nothing more is recorded: \"game N\n"
+      "ended at seq S: call a judge\". Another recorder on the same game: its events are shown and the line is\n"
+      "not recorded (\"conflict\"); enter it again if it still stands.\n"
+      "Commands that record nothing: board, hand 1, hand 2, state, findings, help.\n"
+      "At a terminal: line editing, history (arrows) and Tab completion of verbs, the acting seat's hand, occupied\n"
+      "spaces and the catalog's cards. From a pipe: one answer per input line; --format jsonl gives one JSON object\n"
+      "per line, status ok|refused|conflict|needs-confirm|ended|command (docs/schema/record-line.schema.json).\n"
+      "Examples:\n"
+      "  warlog record .warlog/store --header table4.wlog      a new game: seats, decks, board, Territories\n"
+      "  warlog record .warlog/store --game 12                 go on with game 12\n"
+      "  producer | warlog record S --game 12 --format jsonl   driven by another program\n"
+      "Exit 0 when the session ends (Ctrl-D, end of input), whatever lines were refused; 2 when the store fails\n"
+      "(the line that met the failure is not acknowledged), for a header with errors (nothing written), a game\n"
+      "that does not exist, or a usage error.");
+  return rec;
+}
+
+int run_record(const RecordArgs& a) {
+  if (a.header.empty() == (a.game == 0)) {
+    fmt::print(stderr, "warlog: record: give --header FILE.wlog (a new game) or --game N (go on with one)\n");
+    return kExitError;
+  }
+  Options o;
+  o.store = !a.store_positional.empty() ? a.store_positional : a.store;
+  auto archive = open_archive(o, replay::Archive::Mode::ReadWrite);
+  if (!archive) {
+    error_line(archive.error());
+    return kExitError;
+  }
+  std::optional<Recorder> recorder;
+  if (!a.header.empty()) {
+    replay::ImportOptions io;
+    if (!a.catalog.empty()) io.catalog_path = a.catalog;
+    if (!a.ruleset.empty()) io.ruleset_path = a.ruleset;
+    auto r = Recorder::create(*archive, a.header, io);
+    if (!r) {
+      for (const auto& e : r.error().notation_errors) fmt::print(stderr, "{}\n", e.to_string());
+      if (r.error().notation_errors.empty()) {
+        fmt::print(stderr, "warlog: {}: {}\n", a.header, r.error().error.message);
+      } else {
+        fmt::print(stderr, "warlog: {}: {} error{} in the header, nothing recorded\n", a.header,
+                   r.error().notation_errors.size(), r.error().notation_errors.size() == 1 ? "" : "s");
+      }
+      return kExitError;
+    }
+    recorder.emplace(std::move(*r));
+  } else {
+    auto r = Recorder::open(*archive, a.game);
+    if (!r) {
+      error_line(r.error());
+      return kExitError;
+    }
+    recorder.emplace(std::move(*r));
+  }
+  const bool terminal = ::isatty(STDIN_FILENO) == 1 && ::isatty(STDOUT_FILENO) == 1;
+  if (terminal && a.format == "text") return terminal_session(*recorder, a.strict);
+  return pipe_session(*recorder, a.strict, a.format == "jsonl");
+}
+
+}  // namespace warlog::cli

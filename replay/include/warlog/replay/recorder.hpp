@@ -1,0 +1,111 @@
+#pragma once
+// Recording a game as it is played: one line of notation in, its events
+// durable in the store, its findings out (issue 16; docs/recording.md). The
+// one call `warlog record` makes now and the viewer's record bar later.
+//
+// A line is parsed in the game's context (core::NotationSession), stamped
+// with the committing process's clock (header.recordedAt, ms UTC), appended
+// with the expected seq and Durability::Sync, then folded on the state the
+// recorder keeps, and its findings returned with citations. Nothing of a
+// line is written unless all of it is: a refused line, a conflict, a held
+// violation and an ended game write nothing.
+//
+// A resource type: movable, not copyable; it refers to the Archive it was
+// made with, which must outlive it.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warlog/core/notation.hpp"
+#include "warlog/core/notation_session.hpp"
+#include "warlog/replay/replay.hpp"
+
+namespace warlog::replay {
+
+enum class LineStatus : std::uint8_t {
+  Recorded,      // events appended (none for a blank line or a comment)
+  Refused,       // the line does not parse: errors say where and why
+  Conflict,      // another recorder appended first: events are its events, now known here
+  NeedsConfirm,  // Violations::Hold and the line breaks a rule: nothing written
+  Ended,         // a GameEnded is in the stream: message says where
+  Command,       // board, hand N, state, findings, help: message is what it shows
+};
+
+// "ok", "refused", "conflict", "needs-confirm", "ended", "command": the
+// `status` of docs/schema/record-line.schema.json.
+[[nodiscard]] std::string_view to_string(LineStatus s) noexcept;
+
+// What one line did.
+struct LineOutcome {
+  LineStatus status = LineStatus::Recorded;
+  // Recorded: the events appended (with their seqs and recorded times);
+  // NeedsConfirm: the events the line would append; Conflict: the events the
+  // other recorder appended since this one last looked.
+  std::vector<core::Event> events;
+  std::vector<LocatedFinding> findings;      // of those events, with citations
+  std::vector<core::NotationError> errors;   // Refused
+  std::string message;                       // Ended, Command
+};
+
+// What enter() does with a line whose events find a violation.
+enum class Violations : std::uint8_t {
+  Record,  // record it: it is what happened at the table (the default)
+  Hold,    // write nothing and answer NeedsConfirm (--strict); enter again with Record to confirm
+};
+
+// A completion: replace the bytes [start, end of the text given) by one of
+// the candidates.
+struct Completion {
+  std::size_t start = 0;
+  std::vector<std::string> candidates;
+};
+
+class Recorder {
+ public:
+  // Creates a new game from a header file (tags only; [Catalog], [Ruleset]
+  // and deck paths relative to it, as import resolves them): GameCreated,
+  // with 16 random bytes of gameUuid, and the ArmyRegistered events are
+  // committed at once. Errors: the header's notation errors, or as import.
+  [[nodiscard]] static tl::expected<Recorder, ImportFailure> create(Archive& archive, const std::string& header_path,
+                                                                    const ImportOptions& options = {});
+
+  // Continues a stored game: folds it and rebuilds the notation's context.
+  // Errors: NotFound, DataLoss (as audit).
+  [[nodiscard]] static Expected<Recorder> open(Archive& archive, core::GameId game);
+
+  Recorder(Recorder&&) noexcept;
+  Recorder& operator=(Recorder&&) noexcept;
+  ~Recorder();
+
+  // One line, as typed (no newline). Errors: only the store's (I/O, a
+  // broken chain, a full disk): the outcome of a line is never an error.
+  [[nodiscard]] Expected<LineOutcome> enter(std::string_view line, Violations violations = Violations::Record);
+
+  // What might come next at the end of `line`: verbs and commands first;
+  // the acting seat's hand for play/forage/stock/discard; occupied spaces for
+  // move/fire/combat and the other verbs that name a Troop; the catalog's
+  // cards in any other quoted place.
+  [[nodiscard]] Completion complete(std::string_view line) const;
+
+  // --- Facts ---------------------------------------------------------------
+  [[nodiscard]] core::GameId game() const noexcept;
+  [[nodiscard]] core::Seq next_seq() const noexcept;
+  [[nodiscard]] const core::GameState& state() const noexcept;
+  [[nodiscard]] const std::vector<LocatedFinding>& findings() const noexcept;  // of the whole game
+  [[nodiscard]] std::optional<core::Seq> ended_at() const noexcept;            // the GameEnded's seq
+  [[nodiscard]] core::NotationPlace place() const noexcept;
+  [[nodiscard]] const std::vector<core::SeatSetup>& seats() const noexcept;
+  // "turn 3 warfare 1" (or "setup"), for a prompt.
+  [[nodiscard]] std::string where() const;
+
+ private:
+  struct Impl;
+  explicit Recorder(std::unique_ptr<Impl> impl) noexcept;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace warlog::replay

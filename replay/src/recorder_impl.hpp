@@ -1,0 +1,36 @@
+#pragma once
+// Recorder's state, shared by recorder.cpp (entering lines) and
+// recorder_view.cpp (the commands and completion that record nothing).
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "warlog/core/fold.hpp"
+#include "warlog/core/notation_session.hpp"
+#include "warlog/replay/recorder.hpp"
+
+namespace warlog::replay {
+
+struct Recorder::Impl {
+  Archive* archive = nullptr;
+  core::GameId game = 0;
+  std::shared_ptr<const core::Catalog> catalog;
+  std::shared_ptr<const core::Ruleset> ruleset;
+  core::NotationSession session;
+  core::GameState state{};
+  std::vector<LocatedFinding> findings{};  // of the whole game, in event order
+  std::optional<core::Seq> ended_at{};
+  std::vector<core::SeatSetup> seats{};
+
+  // Folds one stored event into the state, the findings and the notation's
+  // context; appends its findings to *out too when given.
+  void take(const core::Event& ev, std::vector<LocatedFinding>* out);
+
+  // The text a command shows (board, hand N, state, findings, help), or
+  // nullopt when the line is not a command (recorder_view.cpp).
+  [[nodiscard]] std::optional<std::string> command(std::string_view line) const;
+};
+
+}  // namespace warlog::replay

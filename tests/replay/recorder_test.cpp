@@ -1,0 +1,224 @@
+// replay::Recorder: a game recorded line by line is the game imported from
+// the same file (apart from recordedAt and gameUuid); a refused line, a held
+// violation, a conflict and an ended game write nothing; two recorders on
+// one game lose nothing and record nothing twice.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "sample_lines.hpp"
+#include "temp_dir.hpp"
+#include "warlog/replay/recorder.hpp"
+#include "warlog/replay/report.hpp"
+
+namespace warlog::replay {
+namespace {
+
+using ::testing::Contains;
+using ::testing::HasSubstr;
+
+// What recording adds to an imported game: the time, the uuid.
+std::vector<core::Event> without_recording(std::vector<core::Event> events) {
+  for (auto& ev : events) {
+    ev.recorded_at_ms = 0;
+    ev.game = 0;
+    if (auto* c = std::get_if<core::GameCreated>(&ev.payload)) c->game_uuid.clear();
+  }
+  return events;
+}
+
+struct Fixture {
+  testing::TempDir dir;
+  Archive archive = [this] {
+    auto a = Archive::open(dir.store(), Archive::Mode::ReadWrite);
+    EXPECT_TRUE(a.has_value()) << a.error().message;
+    return std::move(*a);
+  }();
+  testing::SampleLines spine = testing::sample_lines(dir.path(), "tutorial/spine_first_blood.wlog");
+
+  Recorder create() {
+    auto r = Recorder::create(archive, spine.header.string());
+    EXPECT_TRUE(r.has_value()) << r.error().error.message;
+    return std::move(*r);
+  }
+  core::Seq stored(core::GameId id) {
+    auto g = archive.game(id);
+    EXPECT_TRUE(g.has_value());
+    return g->events;
+  }
+};
+
+LineOutcome enter(Recorder& r, std::string_view line, Violations v = Violations::Record) {
+  auto o = r.enter(line, v);
+  EXPECT_TRUE(o.has_value()) << o.error().message;
+  return o ? std::move(*o) : LineOutcome{};
+}
+
+TEST(Recorder, EverySampleRecordedLineByLineIsTheGameImportedFromTheSameFile) {
+  Fixture f;
+  std::vector<std::string> samples = {"tutorial/spine_first_blood.wlog"};
+  for (const auto& e : std::filesystem::directory_iterator(std::string(WARLOG_SAMPLES_DIR) + "/games")) {
+    samples.push_back("games/" + e.path().filename().string());
+  }
+  std::sort(samples.begin(), samples.end());
+  for (const std::string& sample : samples) {
+    SCOPED_TRACE(sample);
+    const testing::SampleLines lines = testing::sample_lines(f.dir.path(), sample);
+    auto r = Recorder::create(f.archive, lines.header.string());
+    ASSERT_TRUE(r.has_value()) << r.error().error.message;
+    std::vector<LocatedFinding> live;
+    for (const std::string& line : lines.body) {
+      LineOutcome o = enter(*r, line);
+      ASSERT_EQ(o.status, LineStatus::Recorded) << line;
+      live.insert(live.end(), o.findings.begin(), o.findings.end());
+    }
+    auto imported = f.archive.import_file(lines.whole.string(), {});
+    ASSERT_TRUE(imported.has_value()) << imported.error().error.message;
+    auto recorded_events = f.archive.events(r->game());
+    auto imported_events = f.archive.events(imported->id);
+    ASSERT_TRUE(recorded_events && imported_events);
+    EXPECT_EQ(without_recording(*recorded_events), without_recording(*imported_events));
+    for (const auto& ev : *recorded_events) EXPECT_GT(ev.recorded_at_ms, 0) << "seq " << ev.seq;
+    EXPECT_EQ(std::get<core::GameCreated>(recorded_events->front().payload).game_uuid.size(), 16u);
+
+    // The findings shown live are the audit's, text for text.
+    auto audit = f.archive.audit(imported->id);
+    ASSERT_TRUE(audit.has_value());
+    ASSERT_EQ(live.size(), audit->findings.size());
+    for (std::size_t i = 0; i < live.size(); ++i) {
+      EXPECT_EQ(finding_text(live[i], r->seats()), finding_text(audit->findings[i], audit->game.seats));
+    }
+    auto verified = f.archive.verify(r->game());
+    ASSERT_TRUE(verified.has_value());
+    EXPECT_TRUE(verified->ok) << verified->detail;
+  }
+}
+
+TEST(Recorder, ARefusedLineWritesNothing) {
+  Fixture f;
+  Recorder r = f.create();
+  ASSERT_EQ(enter(r, "Turn 1").status, LineStatus::Recorded);
+  const core::Seq before = f.stored(r.game());
+  LineOutcome o = enter(r, "Muster 1 extra");
+  EXPECT_EQ(o.status, LineStatus::Refused);
+  ASSERT_FALSE(o.errors.empty());
+  EXPECT_EQ(o.errors.front().col, 10u);
+  EXPECT_EQ(f.stored(r.game()), before);
+  EXPECT_EQ(r.next_seq(), before);
+}
+
+TEST(Recorder, StrictHoldsAViolationUntilConfirmed) {
+  // spine_first_blood seq 27: Bruno draws three cards (MUS-a.draw).
+  Fixture f;
+  Recorder r = f.create();
+  std::size_t held = 0;
+  for (const std::string& line : f.spine.body) {
+    LineOutcome o = enter(r, line, Violations::Hold);
+    if (o.status == LineStatus::NeedsConfirm) {
+      ++held;
+      EXPECT_EQ(f.stored(r.game()), r.next_seq()) << "nothing written for a held line";
+      ASSERT_FALSE(o.findings.empty());
+      EXPECT_EQ(o.findings.front().finding.rule_id, "MUS-a.draw");
+      EXPECT_EQ(o.events.front().seq, 27u);
+      o = enter(r, line, Violations::Record);
+    }
+    ASSERT_EQ(o.status, LineStatus::Recorded) << line;
+  }
+  EXPECT_EQ(held, 1u);
+  EXPECT_EQ(f.stored(r.game()), 38u);
+}
+
+TEST(Recorder, AfterGameEndedNothingIsRecorded) {
+  Fixture f;
+  Recorder r = f.create();
+  for (const std::string& line : f.spine.body) ASSERT_EQ(enter(r, line).status, LineStatus::Recorded) << line;
+  ASSERT_EQ(r.ended_at(), 37u);
+  LineOutcome o = enter(r, "Turn 9");
+  EXPECT_EQ(o.status, LineStatus::Ended);
+  EXPECT_EQ(o.message, fmt::format("game {} ended at seq 37: call a judge", r.game()));
+  EXPECT_EQ(f.stored(r.game()), 38u);
+  // A recorder opened on the ended game knows it too.
+  auto again = Recorder::open(f.archive, r.game());
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(enter(*again, "Turn 9").status, LineStatus::Ended);
+  EXPECT_EQ(f.stored(r.game()), 38u);
+  // A refused line is still refused, not "ended".
+  EXPECT_EQ(enter(*again, "Turn x").status, LineStatus::Refused);
+}
+
+TEST(Recorder, TwoRecordersOnOneGameLoseNothingAndRecordNothingTwice) {
+  Fixture f;
+  Recorder a = f.create();
+  auto b_opened = Recorder::open(f.archive, a.game());
+  ASSERT_TRUE(b_opened.has_value());
+  Recorder& b = *b_opened;
+  ASSERT_EQ(enter(a, "Turn 1").status, LineStatus::Recorded);
+  ASSERT_EQ(enter(a, "Morale 1").status, LineStatus::Recorded);
+  // b still thinks seq 3 is next: its line is not recorded, a's two are shown.
+  LineOutcome c = enter(b, "Turn 1");
+  ASSERT_EQ(c.status, LineStatus::Conflict);
+  ASSERT_EQ(c.events.size(), 2u);
+  EXPECT_EQ(c.events[0].seq, 3u);
+  EXPECT_TRUE(std::holds_alternative<core::MoraleChecked>(c.events[1].payload));
+  EXPECT_EQ(f.stored(a.game()), 5u);
+  // b now stands where a does: its next line goes on from there.
+  EXPECT_EQ(b.next_seq(), 5u);
+  EXPECT_EQ(b.where(), "turn 1 muster");
+  LineOutcome ok = enter(b, "Muster 1");
+  ASSERT_EQ(ok.status, LineStatus::Recorded);
+  EXPECT_EQ(ok.events.front().seq, 5u);
+  // and a, in turn, hears of it before recording on top.
+  LineOutcome back = enter(a, "Muster 1");
+  ASSERT_EQ(back.status, LineStatus::Conflict);
+  ASSERT_EQ(back.events.size(), 1u);
+  EXPECT_EQ(enter(a, "draw \"Supply Wagon\", \"Ironclaw Lancer\"").status, LineStatus::Recorded);
+  auto events = f.archive.events(a.game());
+  ASSERT_TRUE(events.has_value());
+  ASSERT_EQ(events->size(), 7u);
+  for (core::Seq s = 0; s < events->size(); ++s) EXPECT_EQ((*events)[s].seq, s);
+  EXPECT_TRUE(std::holds_alternative<core::PhaseStarted>((*events)[5].payload));
+  EXPECT_TRUE(std::holds_alternative<core::CardsDrawn>((*events)[6].payload));
+}
+
+TEST(Recorder, CommandsShowTheGameAndRecordNothing) {
+  Fixture f;
+  Recorder r = f.create();
+  for (const char* line : {"Turn 1", "Morale 1", "Muster 1", "draw \"Supply Wagon\", \"Ironclaw Lancer\"",
+                           "play \"Ironclaw Lancer\" b1"}) {
+    ASSERT_EQ(enter(r, line).status, LineStatus::Recorded) << line;
+  }
+  const core::Seq before = f.stored(r.game());
+  LineOutcome board = enter(r, "board");
+  EXPECT_EQ(board.status, LineStatus::Command);
+  EXPECT_THAT(board.message, HasSubstr("b1  Ironclaw Lancer"));
+  EXPECT_THAT(enter(r, "hand 1").message, HasSubstr("Supply Wagon"));
+  EXPECT_THAT(enter(r, "hand 3").message, HasSubstr("hand 1 or hand 2"));
+  EXPECT_THAT(enter(r, "state").message, HasSubstr("Ironclaw Lancer"));
+  EXPECT_THAT(enter(r, "findings").message, HasSubstr("no findings"));
+  EXPECT_THAT(enter(r, "help").message, HasSubstr("board"));
+  EXPECT_EQ(f.stored(r.game()), before);
+}
+
+TEST(Recorder, CompletionKnowsTheGame) {
+  Fixture f;
+  Recorder r = f.create();
+  for (const char* line : {"Turn 1", "Morale 1", "Muster 1", "draw \"Supply Wagon\", \"Ironclaw Lancer\"",
+                           "play \"Ironclaw Lancer\" b1"}) {
+    ASSERT_EQ(enter(r, line).status, LineStatus::Recorded) << line;
+  }
+  Completion verbs = r.complete("fo");
+  EXPECT_THAT(verbs.candidates, Contains("forage"));
+  EXPECT_EQ(verbs.start, 0u);
+  Completion hand = r.complete("forage \"Sup");
+  EXPECT_EQ(hand.candidates, std::vector<std::string>{"\"Supply Wagon\""});  // the only card left in hand
+  EXPECT_EQ(hand.start, 7u);
+  EXPECT_EQ(r.complete("move ").candidates, std::vector<std::string>{"b1"});
+  EXPECT_THAT(r.complete("fire b1 ").candidates, ::testing::IsEmpty()) << "no Troop of Bruno's on the board";
+  EXPECT_THAT(r.complete("2: draw \"Coal").candidates, Contains("\"Coalition Pikeman\""));
+  EXPECT_THAT(r.complete("ha").candidates, Contains("hand"));
+}
+
+}  // namespace
+}  // namespace warlog::replay
