@@ -77,14 +77,28 @@ int main(int argc, char** argv) {
   diff->add_option("--base-catalog", opts.base_catalog, "Card catalog CSV to compare from (default: recorded)");
   diff->add_option("--candidate-catalog", opts.candidate_catalog, "Card catalog CSV to compare to (default: recorded)");
   diff->add_option("--game", opts.games, "Game id(s) (default: all)");
-  diff->add_option("--format", opts.format, "text, json or junit")->check(CLI::IsMember({"text", "json", "junit"}));
+  diff->add_option("--format", opts.format, "text (the totals first), json, jsonl (one game a line), csv or junit")
+      ->check(CLI::IsMember({"text", "json", "jsonl", "csv", "junit"}));
+  diff->add_flag("--summary", opts.summary, "Only the totals (text: one screen)");
+  diff->add_option("--only", opts.only, "Only games of this class: findings, outcome or undetermined")
+      ->check(CLI::IsMember({"findings", "outcome", "undetermined"}));
+  diff->add_option("--rule", opts.rule, "Only games whose findings under this rule id change");
   diff->add_option("--jobs,-j", opts.jobs, "Threads (default: one per core)");
   diff->add_option("--shard", opts.shard, "Only games whose id % N == K, as K/N");
-  diff->footer("For each changed game: the first divergent event (seq, turn, phase) and what differs in the state\n"
-               "there, the outcome before and after, findings added (+) and removed (-).\n"
-               "Example: warlog rule-diff --candidate my_change.toml\n"
-               "Exit 0 when no game changes, 1 when any does, 2 on error (a game that cannot be compared is\n"
-               "one line on stderr and exit 2; the other games are still compared and reported).");
+  diff->footer("Give what changes: --candidate RULES.toml, --candidate-catalog CARDS.csv, or both.\n"
+               "Each game falls in one class: unchanged; findings (new or gone, the same outcome); outcome (it\n"
+               "changes); undetermined (from some event on the candidate raises a violation about a Troop, card\n"
+               "or count the two folds already disagree on, so the recording no longer says what happened).\n"
+               "Text opens with the totals: games per class, the rules whose findings change, the turns where\n"
+               "games first diverge, the first outcome flips (24 lines at most); then per changed game the first\n"
+               "divergent event (seq, turn, phase, seat) and what differs there in the game's terms, where it\n"
+               "stops being followable, the outcome, findings new (+) and gone (-).\n"
+               "json: one object (schema, games, summary); jsonl: a line per game, then a summary line; csv: a\n"
+               "row per game. Schemas: docs/schema/rule-diff.schema.json.\n"
+               "Example: warlog rule-diff --candidate my_change.toml --only outcome\n"
+               "Exit 0 when no game changes, 1 when any does, 2 on a usage error (nothing to compare, a file\n"
+               "given to the wrong option) or when a game cannot be compared (one line on stderr; the other\n"
+               "games are still compared and reported).");
 
   CLI::App* verify = app.add_subcommand("verify", "Check each game's blocks, chain and record and report the first broken link");
   add_store(verify);
