@@ -59,12 +59,20 @@ int main(int argc, char** argv) {
   audit->add_option("--game", opts.games, "Game id(s) to audit (default: all)");
   audit->add_option("--ruleset", opts.ruleset, "Audit under this ruleset TOML instead of the recorded one");
   audit->add_option("--catalog", opts.catalog, "Audit under this catalog CSV instead of the recorded one");
-  audit->add_option("--format", opts.format, "text, json or junit (one test case per game)")
-      ->check(CLI::IsMember({"text", "json", "junit"}));
+  audit->add_option("--format", opts.format, "text, json, jsonl (a game a line, then a summary line) or junit")
+      ->check(CLI::IsMember({"text", "json", "jsonl", "junit"}));
+  audit->add_flag("--quiet,-q", opts.quiet, "Only games with findings (after --severity and --rule)");
+  audit->add_option("--severity", opts.severity, "Only findings at least this severe: violation, warning or note")
+      ->check(CLI::IsMember({"violation", "warning", "note"}));
+  audit->add_option("--rule", opts.rule, "Only findings of this rule id (an old id names it too)");
+  audit->add_flag("--summary", opts.summary, "Only the totals");
   audit->add_option("--jobs,-j", opts.jobs, "Threads (default: one per core)");
   audit->add_option("--shard", opts.shard, "Only games whose id % N == K, as K/N: one machine's share");
   audit->footer("Each finding names its rule, severity and basis: written (a rules document), assumed (a page not\n"
                 "published yet) or warlog (the log's own consistency, docs/warlog-rules.md); `warlog rules ID` says more.\n"
+                "--severity and --rule choose the findings reported, counted and exited on; --quiet leaves out\n"
+                "games with none. json: one object (schema, games, summary); jsonl: a line per game as it is\n"
+                "audited, then a summary line (docs/schema/audit.schema.json).\n"
                 "Exit 0 when no game has a violation, 1 when any has, 2 on error. A game that cannot be\n"
                 "audited (its record or events damaged, or written by a newer warlog) is one line on stderr\n"
                 "and exit 2; the other games are still audited and reported.\n"

@@ -20,12 +20,17 @@ std::string junit_case(const std::string& name, const std::string& failure_type,
 
 std::string junit_suite(const std::string& name, std::size_t tests, std::size_t failures, std::size_t errors,
                         const std::string& cases) {
+  return junit_head(name, tests, failures, errors) + cases + junit_tail();
+}
+
+std::string junit_head(const std::string& name, std::size_t tests, std::size_t failures, std::size_t errors) {
   return fmt::format(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"{0}\" tests=\"{1}\" failures=\"{2}\" "
-      "errors=\"{3}\">\n  <testsuite name=\"{0}\" tests=\"{1}\" failures=\"{2}\" errors=\"{3}\">\n{4}  "
-      "</testsuite>\n</testsuites>\n",
-      xml_escape(name), tests, failures, errors, cases);
+      "errors=\"{3}\">\n  <testsuite name=\"{0}\" tests=\"{1}\" failures=\"{2}\" errors=\"{3}\">\n",
+      xml_escape(name), tests, failures, errors);
 }
+
+std::string junit_tail() { return "  </testsuite>\n</testsuites>\n"; }
 
 std::string tally(std::initializer_list<std::size_t> numbers) {
   std::string out;

@@ -17,6 +17,9 @@ std::string junit_case(const std::string& name, const std::string& failure_type,
                        const std::string& body);
 std::string junit_suite(const std::string& name, std::size_t tests, std::size_t failures, std::size_t errors,
                         const std::string& cases);
+// junit_suite in two halves, with the cases printed in between (from a Spool).
+std::string junit_head(const std::string& name, std::size_t tests, std::size_t failures, std::size_t errors);
+std::string junit_tail();
 
 // A game's numbers for the summary, as a kTally record ("3 1 0 1"), and back.
 std::string tally(std::initializer_list<std::size_t> numbers);

@@ -162,7 +162,6 @@ int run_rule_diff(const Options& o) {
 
   replay::DiffSummary summary;
   std::size_t tallied = 0, shown_games = 0;
-  std::string cases;  // JUnit: the whole report is one document
   bool opened = false;
   auto open = [&] {
     if (std::exchange(opened, true)) return;
@@ -189,10 +188,8 @@ int run_rule_diff(const Options& o) {
       fmt::print("{}\n", r.bytes);
     } else if (format == "csv") {
       fmt::print("{}", r.bytes);
-    } else if (format == "junit") {
-      cases += r.bytes;
     } else {
-      spool->write(r.bytes);
+      spool->write(r.bytes);  // text and JUnit open with the totals: printed after them
     }
     ++shown_games;
   };
@@ -210,7 +207,13 @@ int run_rule_diff(const Options& o) {
   } else if (format == "csv") {
     open();
   } else if (format == "junit") {
-    fmt::print("{}", junit_suite("warlog rule-diff", outcome->games, changed, summary.errors(), cases));
+    fmt::print("{}", junit_head("warlog rule-diff", outcome->games, changed, summary.errors()));
+    std::fflush(stdout);
+    if (auto printed = spool->print(); !printed) {
+      error_line(printed.error());
+      return kExitError;
+    }
+    fmt::print("{}", junit_tail());
   } else {
     fmt::print("{}", summary.text(against_words(o)));
     if (!o.summary) {

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "warlog/replay/rule_diff.hpp"
+
 namespace warlog::replay {
 
 std::string seats_line(const GameSummary& g) {
@@ -41,11 +43,23 @@ nlohmann::json finding_json(const LocatedFinding& f) {
           {"message", f.finding.message}};
 }
 
+nlohmann::json players_json(const GameSummary& g) {
+  nlohmann::json players = nlohmann::json::array();
+  for (std::size_t i = 0; i < g.seats.size(); ++i) {
+    players.push_back(
+        {{"seat", i + 1}, {"player", g.seats[i].player}, {"allegiance", core::to_string(g.seats[i].allegiance)}});
+  }
+  return players;
+}
+
 nlohmann::json audit_json(const GameAudit& audit) {
+  const core::GameState& s = audit.final_state;
   nlohmann::json g{{"game", audit.game.id},
                    {"title", audit.game.title},
                    {"date", audit.game.date},
                    {"events", audit.game.events},
+                   {"players", players_json(audit.game)},
+                   {"result", outcome_json(Outcome{s.winner, s.victory, s.turn}, audit.game)},
                    {"ruleset", audit.ruleset_hash},
                    {"catalog", audit.catalog_hash},
                    {"digest", audit.digest()},

@@ -227,6 +227,8 @@ nlohmann::json moment_json(const DiffEvent& m) {
           {"event", m.event}};
 }
 
+}  // namespace
+
 nlohmann::json outcome_json(const Outcome& o, const GameSummary& g) {
   nlohmann::json winner = nullptr;
   if (won(o) && o.winner < g.seats.size()) winner = g.seats[o.winner].player;
@@ -243,15 +245,8 @@ nlohmann::json outcome_json(const Outcome& o, const GameSummary& g) {
           {"text", outcome_words(o, g)}};
 }
 
-}  // namespace
-
 nlohmann::json diff_json(const GameDiff& d) {
-  nlohmann::json players = nlohmann::json::array();
-  for (std::size_t i = 0; i < d.game.seats.size(); ++i) {
-    players.push_back({{"seat", i + 1},
-                       {"player", d.game.seats[i].player},
-                       {"allegiance", core::to_string(d.game.seats[i].allegiance)}});
-  }
+  const nlohmann::json players = players_json(d.game);
   nlohmann::json j{{"game", d.game.id},
                    {"title", d.game.title},
                    {"players", players},

@@ -20,9 +20,14 @@ namespace warlog::replay {
 // rule, citation, severity, basis, message.
 [[nodiscard]] nlohmann::json finding_json(const LocatedFinding& f);
 
-// One game's audit as a JSON object: game, title, date, events, ruleset,
-// catalog, digest, violations, findings[].
+// One game's audit as a JSON object (docs/schema/audit.schema.json's
+// "game"): game, title, date, events, players[], result (as the fold
+// derives it from final_state, which must still be held), ruleset, catalog,
+// digest, violations, findings[].
 [[nodiscard]] nlohmann::json audit_json(const GameAudit& audit);
+
+// [{"seat": 1, "player": "Alice", "allegiance": "Claw Empire"}, ...]
+[[nodiscard]] nlohmann::json players_json(const GameSummary& g);
 
 // "Alice (Claw Empire) vs Bruno (Paw Coalition)".
 [[nodiscard]] std::string seats_line(const GameSummary& g);

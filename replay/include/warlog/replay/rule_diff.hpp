@@ -101,6 +101,10 @@ struct RuleDiffOptions {
 // "Seat 1 (Ines)", "no seat".
 [[nodiscard]] std::string seat_words(const GameSummary& g, core::Seat seat);
 
+// {"winner": seat (0: none), "player", "victory" ("supremacy", ...; null:
+// the game never ended), "turn", "text": outcome_words}.
+[[nodiscard]] nlohmann::json outcome_json(const Outcome& o, const GameSummary& g);
+
 // Text for a person: one block per changed game, nothing for unchanged ones.
 [[nodiscard]] std::string diff_text(const GameDiff& d);
 // One game as an object of the rule-diff schema's "game" (docs/schema/).
