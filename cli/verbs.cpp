@@ -2,6 +2,7 @@
 
 #include "common.hpp"
 #include "isolated.hpp"
+#include "json_schema.hpp"
 #include "trust.hpp"
 
 #include <fmt/format.h>
@@ -14,6 +15,8 @@
 #include "warlog/replay/replay.hpp"
 #include "warlog/replay/export.hpp"
 #include "warlog/replay/report.hpp"
+#include "warlog/replay/rule_diff.hpp"
+#include "warlog/store/store.hpp"
 #include "warlog/replay/seek.hpp"
 #include "warlog/replay/signatures.hpp"
 
@@ -178,6 +181,28 @@ int run_verify(const Options& o) {
   return rc;
 }
 
+namespace {
+
+// The result the game's log records (its GameEnded event), as
+// replay::outcome_json; null when the log records none. Reads the last
+// block only.
+Expected<nlohmann::json> recorded_result(const Archive& archive, const replay::GameSummary& g) {
+  if (g.events == 0) return nlohmann::json(nullptr);
+  auto reader = archive.store().reader();
+  if (!reader) return tl::unexpected(reader.error());
+  nlohmann::json out = nullptr;
+  auto n = reader->scan(g.id, g.events - 1, store::kEndSeq, [&](const core::Event& ev) {
+    if (const auto* end = std::get_if<core::GameEnded>(&ev.payload)) {
+      out = replay::outcome_json(replay::Outcome{end->winner, end->victory, ev.turn}, g);
+    }
+    return true;
+  });
+  if (!n) return tl::unexpected(n.error());
+  return out;
+}
+
+}  // namespace
+
 int run_list(const Options& o) {
   const bool json = o.format == "json";
   VerbJob job;
@@ -188,10 +213,14 @@ int run_list(const Options& o) {
     auto g = archive.game(id);
     if (!g) return put_error(box, g.error());
     if (json) {
-      nlohmann::json seats = nlohmann::json::array();
-      for (const auto& s : g->seats) seats.push_back({{"player", s.player}, {"allegiance", core::to_string(s.allegiance)}});
-      box.put(kPiece, nlohmann::json{{"game", g->id}, {"title", g->title}, {"date", g->date}, {"events", g->events},
-                                     {"seats", seats}}
+      auto result = recorded_result(archive, *g);
+      if (!result) return put_error(box, result.error());
+      box.put(kPiece, nlohmann::json{{"game", g->id},
+                                     {"title", g->title},
+                                     {"date", g->date},
+                                     {"events", g->events},
+                                     {"players", replay::players_json(*g)},
+                                     {"result", *result}}
                           .dump());
       return;
     }
@@ -206,11 +235,12 @@ int run_list(const Options& o) {
     if (!header) fmt::print("{:>5}  {:<10}  {:>6}  {:<40}  {}\n", "game", "date", "events", "title", "players");
     header = true;
   };
-  nlohmann::json out = nlohmann::json::array();
+  std::size_t listed = 0;
   job.on_record = [&](core::GameId, const replay::Record& r) {
     if (r.tag != kPiece) return;
-    if (json) {
-      out.push_back(nlohmann::json::parse(r.bytes));
+    if (json) {  // streamed: a game a line inside one object
+      fmt::print("{}\n  {}", listed++ ? "," : fmt::format("{{\"schema\": {}, \"games\": [", schema_json("list").dump()),
+                 r.bytes);
       return;
     }
     print_header();
@@ -219,7 +249,7 @@ int run_list(const Options& o) {
   auto outcome = run_verb_job(o, std::move(job));
   if (!outcome) return kExitError;
   if (json) {
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}]}}\n", listed ? "\n" : fmt::format("{{\"schema\": {}, \"games\": [", schema_json("list").dump()));
   } else {
     print_header();
     if (outcome->games == 0 && isatty(STDOUT_FILENO)) fmt::print("(no games yet: warlog import FILE.wlog)\n");
@@ -304,6 +334,22 @@ std::vector<std::string_view> old_ids_of(const core::Rule& r) {
   return out;
 }
 
+// The ruleset options that change a rule: the register writes several as
+// "deck.min, deck.max"; JSON gives them as a list.
+std::vector<std::string> options_of(const core::Rule& r) {
+  std::vector<std::string> out;
+  std::string_view rest = r.option;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    std::string_view one = rest.substr(0, comma);
+    while (!one.empty() && one.front() == ' ') one.remove_prefix(1);
+    while (!one.empty() && one.back() == ' ') one.remove_suffix(1);
+    if (!one.empty()) out.emplace_back(one);
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+  }
+  return out;
+}
+
 }  // namespace
 
 int run_rules(const Options& o) {
@@ -327,11 +373,11 @@ int run_rules(const Options& o) {
                      {"summary", r->summary},
                      {"severity", core::to_string(r->severity)},
                      {"basis", core::to_string(r->basis)},
-                     {"option", r->option},
-                     {"ruling", r->ruling},
+                     {"options", options_of(*r)},
+                     {"ruling", r->ruling.empty() ? nlohmann::json(nullptr) : nlohmann::json(r->ruling)},
                      {"aliases", old_ids_of(*r)}});
     }
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", nlohmann::json{{"schema", schema_json("rules")}, {"rules", out}}.dump(2));
     return kExitClean;
   }
   for (const core::Rule* r : shown) {

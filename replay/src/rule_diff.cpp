@@ -177,7 +177,7 @@ namespace {
 
 std::string finding_line(char sign, const LocatedFinding& f, const GameSummary& g) {
   return fmt::format("    {} seq {}, turn {} {}, {}: {} {}\n", sign, f.finding.seq, f.turn, phase_words(f.phase),
-                     seat_words(g, f.seat), f.finding.rule_id, f.finding.message);
+                     seat_words(g, finding_seat(f, g)), f.finding.rule_id, f.finding.message);
 }
 
 std::string players_line(const GameSummary& g) {
@@ -257,8 +257,8 @@ nlohmann::json diff_json(const GameDiff& d) {
                    {"undetermined", nullptr},
                    {"added", nlohmann::json::array()},
                    {"removed", nlohmann::json::array()}};
-  for (const auto& f : d.added) j["added"].push_back(finding_json(f));
-  for (const auto& f : d.removed) j["removed"].push_back(finding_json(f));
+  for (const auto& f : d.added) j["added"].push_back(finding_json(f, d.game));
+  for (const auto& f : d.removed) j["removed"].push_back(finding_json(f, d.game));
   if (d.first) {
     nlohmann::json first = moment_json(*d.first);
     first["findings_differ"] = d.first->findings_differ;
@@ -267,7 +267,7 @@ nlohmann::json diff_json(const GameDiff& d) {
   }
   if (d.undetermined) {
     nlohmann::json u = moment_json(d.undetermined->at);
-    u["finding"] = finding_json(d.undetermined->because);
+    u["finding"] = finding_json(d.undetermined->because, d.game);
     j["undetermined"] = std::move(u);
   }
   return j;
