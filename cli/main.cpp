@@ -117,6 +117,8 @@ int main(int argc, char** argv) {
                                                 "~/.config/warlog/keyring; see warlog trust)");
   verify->add_flag("--require-signed", opts.require_signed,
                    "Exit 1 for any game not signed as it stands by a trusted key");
+  verify->add_option("--format", opts.format, "text or json (docs/schema/verify.schema.json)")
+      ->check(CLI::IsMember({"text", "json"}));
   verify->footer("Checks each game's record and identity, that its blocks follow each other and decode, each event's\n"
                  "tag (names the first altered event), each block's chain hash (names the altered block), the count\n"
                  "and head in the game record, the catalog and ruleset it names, and the annotation chain (disputes,\n"

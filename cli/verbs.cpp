@@ -21,6 +21,7 @@
 #include "warlog/replay/signatures.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <streambuf>
@@ -123,9 +124,24 @@ std::optional<replay::SignedState> state_of(const std::string& text) {
   return st;
 }
 
+std::string_view verdict_name(replay::GameTrust::Verdict v) {
+  switch (v) {
+    case replay::GameTrust::Verdict::Trusted: return "trusted";
+    case replay::GameTrust::Verdict::Unknown: return "unknown";
+    case replay::GameTrust::Verdict::Stale: return "stale";
+    case replay::GameTrust::Verdict::Invalid: return "invalid";
+    case replay::GameTrust::Verdict::Unsigned: return "unsigned";
+  }
+  return "?";
+}
+
 }  // namespace
 
 int run_verify(const Options& o) {
+  if (o.format == "json" && o.snapshots) {
+    error_line(Error{ErrorCode::InvalidArgument, "verify: --snapshots has no JSON output; leave out --format json"});
+    return kExitError;
+  }
   auto keyring = open_keyring(o.keyring, o.store, false);
   if (!keyring) {
     error_line(keyring.error());
@@ -135,30 +151,55 @@ int run_verify(const Options& o) {
   // With orphans: events stored under an id with no game record (a deleted
   // record) are a game too, reported broken.
   job.select = [o](const Archive& archive) { return selected_games(archive, o, /*orphans=*/true); };
-  job.run = [snapshots = o.snapshots, require_signed = o.require_signed, &ring = *keyring](
+  const bool json = o.format == "json";
+  job.run = [snapshots = o.snapshots, require_signed = o.require_signed, json, &ring = *keyring](
                 const Archive& archive, core::GameId id, replay::Outbox& box) {
     auto v = archive.verify(id);
     if (!v) return put_error(box, v.error());
+    // JSON: the same facts as one object a game (docs/schema/verify.schema.json), sent last.
+    nlohmann::json j{{"game", id},
+                     {"ok", v->ok},
+                     {"broken_at", v->ok ? nlohmann::json(nullptr) : nlohmann::json(v->first_bad_seq.value_or(0))},
+                     {"detail", v->detail},
+                     {"migrated", nullptr},
+                     {"trust", nullptr},
+                     {"unsigned_refused", false}};
+    auto say = [&](std::string text) {
+      if (!json) put_stdout(box, std::move(text));
+    };
+    struct Send {  // on every way out
+      std::function<void()> f;
+      ~Send() { f(); }
+    } send{[&] {
+      if (json) box.put(kTally, j.dump());
+    }};
     if (v->ok) {
-      put_stdout(box, fmt::format("game {}: ok, {}\n", id, v->detail));
+      say(fmt::format("game {}: ok, {}\n", id, v->detail));
     } else {
-      put_stdout(box, fmt::format("game {}: BROKEN at seq {}: {}\n", id, v->first_bad_seq ? *v->first_bad_seq : 0,
-                                  v->detail));
+      say(fmt::format("game {}: BROKEN at seq {}: {}\n", id, v->first_bad_seq ? *v->first_bad_seq : 0, v->detail));
       put_exit(box, kExitViolations);
     }
     auto migrated = migrated_line(archive, id);
     if (!migrated) return;  // no readable record (an orphan, a corrupt one): no signatures to check
-    if (*migrated) put_stdout(box, fmt::format("  {}\n", **migrated));
+    if (*migrated) {
+      say(fmt::format("  {}\n", **migrated));
+      j["migrated"] = **migrated;
+    }
     // Who attests it, against the keyring (replay/keyring.hpp), then every
     // signature and signed ruling, and any signed state that has vanished.
     auto trust = replay::assess_game(archive, id, ring);
     if (!trust && !v->ok) return;  // the damage named above stops it too
     if (!trust) return put_error(box, trust.error());
-    put_stdout(box, fmt::format("  {}\n", trust->line));
-    for (const auto& note : trust->notes) put_stdout(box, fmt::format("  {}\n", note));
+    say(fmt::format("  {}\n", trust->line));
+    for (const auto& note : trust->notes) say(fmt::format("  {}\n", note));
+    j["trust"] = {{"verdict", verdict_name(trust->verdict)},
+                  {"failed", trust->failed()},
+                  {"line", trust->line},
+                  {"notes", trust->notes}};
     if (trust->failed()) put_exit(box, kExitViolations);
     if (require_signed && trust->verdict != replay::GameTrust::Verdict::Trusted) {
-      put_stdout(box, "  not signed as it stands by a trusted key (--require-signed)\n");
+      say("  not signed as it stands by a trusted key (--require-signed)\n");
+      j["unsigned_refused"] = true;
       put_exit(box, kExitViolations);
     }
     for (const auto& state : trust->to_remember) box.put(kPiece, state_text(state));
@@ -169,8 +210,20 @@ int run_verify(const Options& o) {
     if (r.tag != kPiece) return;
     if (auto st = state_of(r.bytes)) learned = keyring->remember(*st) || learned;
   };
+  std::size_t listed = 0;
+  const std::string head = fmt::format("{{\"schema\": {}, \"games\": [", schema_json("verify").dump());
+  if (json) {
+    job.on_record = [&, remember = std::move(job.on_record)](core::GameId id, const replay::Record& r) {
+      if (r.tag == kTally) {
+        fmt::print("{}\n  {}", listed++ ? "," : head, r.bytes);
+        return;
+      }
+      remember(id, r);
+    };
+  }
   auto outcome = run_verb_job(o, std::move(job));
   if (!outcome) return kExitError;
+  if (json) fmt::print("{}]}}\n", listed ? "\n" : head);
   int rc = outcome->code;
   if (learned) {
     if (auto saved = keyring->save(); !saved) {

@@ -71,6 +71,7 @@ TEST_F(JsonContract, ListRulesAndDisputes) {
   expect_valid("rules --format json", "rules");
   expect_valid("dispute list " + store_ + " --format json", "dispute-list");
   expect_valid("dispute show " + store_ + " 13:27:0 --format json", "dispute");
+  expect_valid("verify " + store_ + " --format json --require-signed", "verify");
 }
 
 // The checker is no check that cannot fail: an audit game without its
