@@ -85,8 +85,9 @@ int main(int argc, char** argv) {
   diff->add_option("--base-catalog", opts.base_catalog, "Card catalog CSV to compare from (default: recorded)");
   diff->add_option("--candidate-catalog", opts.candidate_catalog, "Card catalog CSV to compare to (default: recorded)");
   diff->add_option("--game", opts.games, "Game id(s) (default: all)");
-  diff->add_option("--format", opts.format, "text (the totals first), json, jsonl (one game a line), csv or junit")
-      ->check(CLI::IsMember({"text", "json", "jsonl", "csv", "junit"}));
+  diff->add_option("--format", opts.format,
+                   "text (the totals first), json, jsonl (one game a line), csv, html (one page) or junit")
+      ->check(CLI::IsMember({"text", "json", "jsonl", "csv", "html", "junit"}));
   diff->add_flag("--summary", opts.summary, "Only the totals (text: one screen)");
   diff->add_option("--only", opts.only, "Only games of this class: findings, outcome or undetermined")
       ->check(CLI::IsMember({"findings", "outcome", "undetermined"}));
@@ -102,7 +103,8 @@ int main(int argc, char** argv) {
                "divergent event (seq, turn, phase, seat) and what differs there in the game's terms, where it\n"
                "stops being followable, the outcome, findings new (+) and gone (-).\n"
                "json: one object (schema, games, summary); jsonl: a line per game, then a summary line; csv: a\n"
-               "row per game. Schemas: docs/schema/rule-diff.schema.json.\n"
+               "row per game; html: a self-contained page, the same tables and a chart of the turns where\n"
+               "games first diverge. Schemas: docs/schema/rule-diff.schema.json.\n"
                "Example: warlog rule-diff --candidate my_change.toml --only outcome\n"
                "Exit 0 when no game changes, 1 when any does, 2 on a usage error (nothing to compare, a file\n"
                "given to the wrong option) or when a game cannot be compared (one line on stderr; the other\n"

@@ -155,6 +155,8 @@ int run_rule_diff(const Options& o) {
       box.put(kPiece, line.dump());
     } else if (format == "csv") {
       box.put(kPiece, replay::diff_csv_row(*r));
+    } else if (format == "html") {
+      box.put(kPiece, replay::diff_html_row(*r));
     } else {
       box.put(kPiece, replay::diff_text(*r));
     }
@@ -206,6 +208,14 @@ int run_rule_diff(const Options& o) {
     fmt::print("{}\n", line.dump());
   } else if (format == "csv") {
     open();
+  } else if (format == "html") {
+    fmt::print("{}", summary.html_head(against_words(o)));
+    std::fflush(stdout);
+    if (auto printed = spool->print(); !printed) {
+      error_line(printed.error());
+      return kExitError;
+    }
+    fmt::print("{}", replay::DiffSummary::html_tail());
   } else if (format == "junit") {
     fmt::print("{}", junit_head("warlog rule-diff", outcome->games, changed, summary.errors()));
     std::fflush(stdout);

@@ -164,4 +164,117 @@ nlohmann::json DiffSummary::json() const {
           {"first_flips", flips}};
 }
 
+std::string html_escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+constexpr std::string_view kStyle =
+    "body{font-family:sans-serif;margin:2em;max-width:72em}table{border-collapse:collapse;margin:0.5em 0 1.5em}"
+    "td,th{border:1px solid #ccc;padding:0.2em 0.6em;text-align:left;vertical-align:top}td.n{text-align:right}"
+    "tr.outcome td:first-child{border-left:4px solid #c33}tr.undetermined td:first-child{border-left:4px solid #e90}"
+    "tr.findings td:first-child{border-left:4px solid #39c}ul{margin:0;padding-left:1.2em}";
+
+// Bars of games per first-divergence turn, as inline SVG.
+std::string turn_chart(const std::map<std::uint16_t, std::size_t>& turns) {
+  if (turns.empty()) return "<p>No game diverges.</p>\n";
+  const std::uint16_t last = turns.rbegin()->first;
+  std::size_t most = 0;
+  for (const auto& [turn, n] : turns) most = std::max(most, n);
+  const int bar = 18, height = 160, left = 40, bottom = 30;
+  const int width = left + (last + 1) * bar + 10;
+  std::string out = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\" "
+      "aria-label=\"games by the turn they first diverge\">\n",
+      width, height + bottom + 10);
+  out += fmt::format("<text x=\"0\" y=\"12\" font-size=\"11\">{}</text>\n", most);
+  out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333\"/>\n", left, height, width);
+  for (const auto& [turn, n] : turns) {
+    const int h = static_cast<int>(static_cast<double>(n) / static_cast<double>(most) * (height - 10));
+    const int x = left + turn * bar;
+    out += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#39c\"><title>turn {}: {} game{}</title></rect>\n",
+        x, height - h, bar - 3, h, turn, n, n == 1 ? "" : "s");
+    out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"10\">{}</text>\n", x, height + 14, turn);
+  }
+  out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"11\">turn of the first divergence</text>\n</svg>\n",
+                     left, height + bottom);
+  return out;
+}
+
+}  // namespace
+
+std::string DiffSummary::html_head(std::string_view against) const {
+  std::string out = fmt::format(
+      "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+      "<title>warlog rule-diff: {}</title>\n<style>{}</style>\n</head>\n<body>\n<h1>rule-diff: {} game{} under {}</h1>\n",
+      html_escape(against), kStyle, games(), games() == 1 ? "" : "s", html_escape(against));
+  const char* what[] = {"the same at every event", "findings new or gone, the same outcome", "the outcome changes",
+                        "not followable from some event on"};
+  out += "<h2>Games by class</h2>\n<table>\n<tr><th>class</th><th>games</th><th>meaning</th></tr>\n";
+  for (DiffClass c : {DiffClass::Unchanged, DiffClass::Findings, DiffClass::Outcome, DiffClass::Undetermined}) {
+    out += fmt::format("<tr class=\"{0}\"><td>{0}</td><td class=\"n\">{1}</td><td>{2}</td></tr>\n", to_string(c),
+                       count(c), what[static_cast<int>(c)]);
+  }
+  if (errors_) out += fmt::format("<tr><td>errors</td><td class=\"n\">{}</td><td>could not be compared</td></tr>\n", errors_);
+  out += "</table>\n";
+  out += fmt::format("<h2>Rules whose findings change</h2>\n<p>{} new, {} gone.</p>\n", added_, removed_);
+  out += "<table>\n<tr><th>rule</th><th>games</th><th>new</th><th>gone</th></tr>\n";
+  for (const auto& [id, r] : top_rules()) {
+    out += fmt::format("<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
+                       html_escape(id), r.games, r.added, r.removed);
+  }
+  out += "</table>\n<h2>Where games first diverge</h2>\n" + turn_chart(turns_);
+  out += fmt::format("<h2>First outcome flips (of {})</h2>\n", count(DiffClass::Outcome));
+  if (flips_.empty()) {
+    out += "<p>None.</p>\n";
+  } else {
+    out += "<table>\n<tr><th>game</th><th>title</th><th>outcome</th></tr>\n";
+    for (const Flip& f : flips_) {
+      out += fmt::format("<tr class=\"outcome\"><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>\n", f.game,
+                         html_escape(f.title), html_escape(f.words));
+    }
+    out += "</table>\n";
+  }
+  out += "<h2>Changed games</h2>\n<table>\n<tr><th>game</th><th>class</th><th>first divergence</th><th>what differs "
+         "there</th><th>not followable from</th><th>outcome</th><th>findings</th></tr>\n";
+  return out;
+}
+
+std::string DiffSummary::html_tail() { return "</table>\n</body>\n</html>\n"; }
+
+std::string diff_html_row(const GameDiff& d) {
+  if (!d.first) return "";
+  const std::string k(to_string(d.klass()));
+  std::string differences;
+  for (const auto& s : d.first->differences) differences += "<li>" + html_escape(s) + "</li>";
+  if (differences.empty()) differences = "<li>the same state; only the findings differ</li>";
+  const std::string unfollowable =
+      d.undetermined ? html_escape(moment_words(d.undetermined->at, d.game) + ": " +
+                                   std::string(d.undetermined->because.finding.rule_id) + " " +
+                                   d.undetermined->because.finding.message)
+                     : std::string();
+  const std::string outcome = d.undetermined                 ? "as recorded " + outcome_words(d.base, d.game) + "; under the candidate undetermined"
+                              : d.klass() == DiffClass::Outcome ? flip_words(d)
+                                                                : "unchanged: " + outcome_words(d.base, d.game);
+  return fmt::format(
+      "<tr class=\"{0}\"><td class=\"n\">{1} {2}</td><td>{0}</td><td>{3}</td><td><ul>{4}</ul></td><td>{5}</td>"
+      "<td>{6}</td><td class=\"n\">+{7} -{8}</td></tr>\n",
+      k, d.game.id, html_escape(d.game.title), html_escape(moment_words(*d.first, d.game)), differences, unfollowable,
+      html_escape(outcome), d.added.size(), d.removed.size());
+}
+
 }  // namespace warlog::replay

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
 #include <sstream>
 
 #include "cli_run.hpp"
@@ -125,6 +126,29 @@ TEST_F(RuleDiffCli, JsonLinesIsAGameALineThenTheSummary) {
   const auto first = nlohmann::json::parse(rows.front());
   EXPECT_EQ(first.at("first_divergence").at("differences").at(0),
             "the Imperial Grenadier on e2 (Seat 1, Ines) survives with 1 Vitality instead of being defeated");
+}
+
+TEST_F(RuleDiffCli, HtmlIsOneSelfContainedWellFormedPage) {
+  const auto r = run_warlog("rule-diff " + store_ + " --candidate-catalog " + kErrata + " --format html");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(r.out.rfind("<!DOCTYPE html>\n", 0), 0u);
+  EXPECT_NE(r.out.find("<tr class=\"undetermined\"><td>undetermined</td><td class=\"n\">4</td>"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("<svg "), std::string::npos) << "the chart of where games diverge";
+  EXPECT_NE(r.out.find("<title>turn 9: 2 games</title>"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("<li>the Imperial Grenadier on e2 (Seat 1, Ines) survives with 1 Vitality instead of being "
+                       "defeated</li>"),
+            std::string::npos)
+      << r.out;
+  for (const char* outside : {"<script", "src=", "href=", "<link"}) {
+    EXPECT_EQ(r.out.find(outside), std::string::npos) << "self-contained: " << outside;
+  }
+  testing::TempDir dir;
+  const auto page = dir.path() / "rule-diff.html";
+  std::ofstream(page) << r.out;
+  const auto lint = testing::run_warlog_command("xmllint --noout '" + page.string() + "'");
+  EXPECT_EQ(lint.code, 0) << lint.err;
+  EXPECT_EQ(lint.err, "");
 }
 
 // At archive size the first screen (24 lines of 80 columns) holds the

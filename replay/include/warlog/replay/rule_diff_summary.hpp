@@ -53,6 +53,12 @@ class DiffSummary {
   [[nodiscard]] std::string text(std::string_view against) const;
   // The rule-diff schema's "summary" object.
   [[nodiscard]] nlohmann::json json() const;
+  // A self-contained HTML page (no script, no outside file; well-formed
+  // XML, so xmllint reads it): the same tables as text() and an SVG chart of
+  // the turns where games first diverge, then the table of games, whose
+  // rows (diff_html_row) go between html_head() and html_tail().
+  [[nodiscard]] std::string html_head(std::string_view against) const;
+  [[nodiscard]] static std::string html_tail();
 
   static constexpr std::size_t kTopRules = 5;
   static constexpr std::size_t kFlips = 5;
@@ -78,6 +84,11 @@ class DiffSummary {
   std::map<std::uint16_t, std::size_t> turns_;    // bounded by the longest game
   std::vector<Flip> flips_;                       // the first kFlips only
 };
+
+// One changed game as a row of the HTML page's table of games.
+[[nodiscard]] std::string diff_html_row(const GameDiff& d);
+// Escapes text for HTML and XML content and attributes.
+[[nodiscard]] std::string html_escape(std::string_view s);
 
 // Cuts text to at most `columns` code points (UTF-8), ending "..." when cut.
 [[nodiscard]] std::string fit(std::string_view text, std::size_t columns);
