@@ -136,7 +136,7 @@ std::string DiffSummary::text(std::string_view against) const {
   } else {
     line(fmt::format("first outcome flips (of {}):", count(DiffClass::Outcome)));
     for (const Flip& f : flips_) {
-      line(fmt::format("  game {} \"{}\": {}", f.game, fit(f.title, 24), f.words));
+      line(fmt::format("  game {}: {}", f.game, f.words));  // the outcome, not the title, has the width
     }
   }
   return out;
