@@ -97,9 +97,9 @@ TEST_F(RuleDiffCli, OnlyAndRuleChooseTheGamesShown) {
   EXPECT_NE(defeat.out.find("game 7 \"Roots and iron\""), std::string::npos) << defeat.out;
   EXPECT_EQ(defeat.out.find("game 4 \"Order of battle\""), std::string::npos) << defeat.out;
 
-  const auto unknown = run_warlog("rule-diff " + store_ + " --candidate-catalog " + kErrata + " --rule WAR-Z.nope");
+  const auto unknown = run_warlog("rule-diff " + store_ + " --candidate-catalog " + kErrata + " --rule MUS-z.nope");
   EXPECT_EQ(unknown.code, 2);
-  EXPECT_EQ(unknown.err, "warlog: rule-diff: no rule 'WAR-Z.nope' (warlog rules lists them)\n");
+  EXPECT_EQ(unknown.err, "warlog: rule-diff: no rule 'MUS-z.nope' (warlog rules lists them)\n");
   EXPECT_EQ(run_warlog("rule-diff " + store_ + " --candidate-catalog " + kErrata + " --only changed").code, 2);
 }
 
@@ -156,7 +156,8 @@ TEST_F(RuleDiffCli, HtmlIsOneSelfContainedWellFormedPage) {
 TEST(RuleDiffArchive, ThreeHundredGeneratedGamesAnswerOnTheFirstScreen) {
   testing::TempDir dir;
   const std::string store = "--store " + dir.store();
-  const auto g = run_warlog("generate " + store + " --games 300 --seed 1");
+  // generate finds the sample catalog and decks from the checkout.
+  const auto g = run_warlog("generate " + store + " --games 300 --seed 1", std::string("cd '") + WARLOG_SOURCE_DIR + "' &&");
   ASSERT_EQ(g.code, 0) << g.err;
   const auto r = run_warlog("rule-diff " + store + " --candidate-catalog " + kErrata + " -j 2");
   EXPECT_EQ(r.code, 1) << r.err;

@@ -28,7 +28,7 @@ replay::DiffSummary an_archive() {
     t.klass = static_cast<replay::DiffClass>(g % 4);
     if (t.klass != replay::DiffClass::Unchanged) {
       t.first_turn = static_cast<std::uint16_t>(1 + g % 40);
-      t.rules[fmt::format("WAR-C.rule-number-{}", (g / 4) % 12)] = {2, 1};
+      t.rules[fmt::format("a made-up rule {}", (g / 4) % 12)] = {2, 1};
     }
     if (t.klass == replay::DiffClass::Outcome) {
       t.flip = "Seat 1 (Bartholomew-Maximilian) wins by Supremacy on turn 17 instead of Seat 2 (Wilhelmina) "
