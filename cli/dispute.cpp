@@ -2,6 +2,7 @@
 // disputes, and turn a ruling into a regression test. Beside the log, never
 // in it: the replay facade (replay/disputes.hpp) appends annotations.
 
+#include "json_schema.hpp"
 #include "dispute.hpp"
 
 #include <CLI/CLI.hpp>
@@ -151,7 +152,7 @@ int run_list(const DisputeArgs& a) {
   if (a.format == "json") {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& d : all) out.push_back(dispute_json(d, title_of(d.id.game)));
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", nlohmann::json{{"schema", schema_json("dispute-list")}, {"disputes", out}}.dump(2));
     return kExitClean;
   }
   fmt::print("{:<12}  {:<8}  {:<16}  {}\n", "id", "status", "raised by", "claim");
@@ -175,7 +176,9 @@ int run_show(const DisputeArgs& a) {
   auto d = replay::find_dispute(*archive, *id);
   if (!d) return fail(d.error());
   if (a.format == "json") {
-    fmt::print("{}\n", dispute_json(*d, titles(*archive)[id->game]).dump(2));
+    nlohmann::json out = dispute_json(*d, titles(*archive)[id->game]);
+    out["schema"] = schema_json("dispute");
+    fmt::print("{}\n", out.dump(2));
     return kExitClean;
   }
   auto game = archive->game(id->game);

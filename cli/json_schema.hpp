@@ -1,10 +1,24 @@
 #pragma once
-// The version of warlog's JSON output (every --format json). Here for now,
-// beside the CLI that prints it; the JSON-contract work moves it to where the
-// schema is defined and bumps it when a field changes meaning.
+// The version of warlog's JSON output (every --format json and jsonl), and
+// the `schema` field each output carries: {"name": "warlog.VERB", "version":
+// N}. The shapes are JSON Schema files, docs/schema/VERB.schema.json; the
+// version goes up when a field is removed or changes meaning.
+//   1: the first, unversioned shapes.
+//   2: every output an object with `schema`; audit and rule-diff carry
+//      players, classes and outcomes; rules' options a list.
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
 
 namespace warlog::cli {
 
-inline constexpr int kJsonSchemaVersion = 1;
+inline constexpr int kJsonSchemaVersion = 2;
+
+// {"name": "warlog.VERB", "version": kJsonSchemaVersion}
+inline nlohmann::json schema_json(std::string_view verb) {
+  return {{"name", "warlog." + std::string(verb)}, {"version", kJsonSchemaVersion}};
+}
 
 }  // namespace warlog::cli

@@ -60,12 +60,20 @@ int main(int argc, char** argv) {
   audit->add_option("--game", opts.games, "Game id(s) to audit (default: all)");
   audit->add_option("--ruleset", opts.ruleset, "Audit under this ruleset TOML instead of the recorded one");
   audit->add_option("--catalog", opts.catalog, "Audit under this catalog CSV instead of the recorded one");
-  audit->add_option("--format", opts.format, "text, json or junit (one test case per game)")
-      ->check(CLI::IsMember({"text", "json", "junit"}));
+  audit->add_option("--format", opts.format, "text, json, jsonl (a game a line, then a summary line) or junit")
+      ->check(CLI::IsMember({"text", "json", "jsonl", "junit"}));
+  audit->add_flag("--quiet,-q", opts.quiet, "Only games with findings (after --severity and --rule)");
+  audit->add_option("--severity", opts.severity, "Only findings at least this severe: violation, warning or note")
+      ->check(CLI::IsMember({"violation", "warning", "note"}));
+  audit->add_option("--rule", opts.rule, "Only findings of this rule id (an old id names it too)");
+  audit->add_flag("--summary", opts.summary, "Only the totals");
   audit->add_option("--jobs,-j", opts.jobs, "Threads (default: one per core)");
   audit->add_option("--shard", opts.shard, "Only games whose id % N == K, as K/N: one machine's share");
   audit->footer("Each finding names its rule, severity and basis: written (a rules document), assumed (a page not\n"
                 "published yet) or warlog (the log's own consistency, docs/warlog-rules.md); `warlog rules ID` says more.\n"
+                "--severity and --rule choose the findings reported, counted and exited on; --quiet leaves out\n"
+                "games with none. json: one object (schema, games, summary); jsonl: a line per game as it is\n"
+                "audited, then a summary line (docs/schema/audit.schema.json).\n"
                 "Exit 0 when no game has a violation, 1 when any has, 2 on error. A game that cannot be\n"
                 "audited (its record or events damaged, or written by a newer warlog) is one line on stderr\n"
                 "and exit 2; the other games are still audited and reported.\n"
@@ -78,14 +86,30 @@ int main(int argc, char** argv) {
   diff->add_option("--base-catalog", opts.base_catalog, "Card catalog CSV to compare from (default: recorded)");
   diff->add_option("--candidate-catalog", opts.candidate_catalog, "Card catalog CSV to compare to (default: recorded)");
   diff->add_option("--game", opts.games, "Game id(s) (default: all)");
-  diff->add_option("--format", opts.format, "text, json or junit")->check(CLI::IsMember({"text", "json", "junit"}));
+  diff->add_option("--format", opts.format,
+                   "text (the totals first), json, jsonl (one game a line), csv, html (one page) or junit")
+      ->check(CLI::IsMember({"text", "json", "jsonl", "csv", "html", "junit"}));
+  diff->add_flag("--summary", opts.summary, "Only the totals (text: one screen)");
+  diff->add_option("--only", opts.only, "Only games of this class: findings, outcome or undetermined")
+      ->check(CLI::IsMember({"findings", "outcome", "undetermined"}));
+  diff->add_option("--rule", opts.rule, "Only games whose findings under this rule id change");
   diff->add_option("--jobs,-j", opts.jobs, "Threads (default: one per core)");
   diff->add_option("--shard", opts.shard, "Only games whose id % N == K, as K/N");
-  diff->footer("For each changed game: the first divergent event (seq, turn, phase) and what differs in the state\n"
-               "there, the outcome before and after, findings added (+) and removed (-).\n"
-               "Example: warlog rule-diff --candidate my_change.toml\n"
-               "Exit 0 when no game changes, 1 when any does, 2 on error (a game that cannot be compared is\n"
-               "one line on stderr and exit 2; the other games are still compared and reported).");
+  diff->footer("Give what changes: --candidate RULES.toml, --candidate-catalog CARDS.csv, or both.\n"
+               "Each game falls in one class: unchanged; findings (new or gone, the same outcome); outcome (it\n"
+               "changes); undetermined (from some event on the candidate raises a violation about a Troop, card\n"
+               "or count the two folds already disagree on, so the recording no longer says what happened).\n"
+               "Text opens with the totals: games per class, the rules whose findings change, the turns where\n"
+               "games first diverge, the first outcome flips (24 lines at most); then per changed game the first\n"
+               "divergent event (seq, turn, phase, seat) and what differs there in the game's terms, where it\n"
+               "stops being followable, the outcome, findings new (+) and gone (-).\n"
+               "json: one object (schema, games, summary); jsonl: a line per game, then a summary line; csv: a\n"
+               "row per game; html: a self-contained page, the same tables and a chart of the turns where\n"
+               "games first diverge. Schemas: docs/schema/rule-diff.schema.json.\n"
+               "Example: warlog rule-diff --candidate my_change.toml --only outcome\n"
+               "Exit 0 when no game changes, 1 when any does, 2 on a usage error (nothing to compare, a file\n"
+               "given to the wrong option) or when a game cannot be compared (one line on stderr; the other\n"
+               "games are still compared and reported).");
 
   CLI::App* verify = app.add_subcommand("verify", "Check each game's blocks, chain and record and report the first broken link");
   add_store(verify);
@@ -96,6 +120,8 @@ int main(int argc, char** argv) {
                                                 "~/.config/warlog/keyring; see warlog trust)");
   verify->add_flag("--require-signed", opts.require_signed,
                    "Exit 1 for any game not signed as it stands by a trusted key");
+  verify->add_option("--format", opts.format, "text or json (docs/schema/verify.schema.json)")
+      ->check(CLI::IsMember({"text", "json"}));
   verify->footer("Checks each game's record and identity, that its blocks follow each other and decode, each event's\n"
                  "tag (names the first altered event), each block's chain hash (names the altered block), the count\n"
                  "and head in the game record, the catalog and ruleset it names, and the annotation chain (disputes,\n"

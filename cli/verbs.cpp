@@ -2,6 +2,7 @@
 
 #include "common.hpp"
 #include "isolated.hpp"
+#include "json_schema.hpp"
 #include "trust.hpp"
 
 #include <fmt/format.h>
@@ -14,12 +15,15 @@
 #include "warlog/replay/replay.hpp"
 #include "warlog/replay/export.hpp"
 #include "warlog/replay/report.hpp"
+#include "warlog/replay/rule_diff.hpp"
 #include "warlog/replay/rule_text.hpp"
+#include "warlog/store/store.hpp"
 #include "warlog/replay/seek.hpp"
 #include "warlog/replay/signatures.hpp"
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <iostream>
 #include <sstream>
@@ -123,9 +127,24 @@ std::optional<replay::SignedState> state_of(const std::string& text) {
   return st;
 }
 
+std::string_view verdict_name(replay::GameTrust::Verdict v) {
+  switch (v) {
+    case replay::GameTrust::Verdict::Trusted: return "trusted";
+    case replay::GameTrust::Verdict::Unknown: return "unknown";
+    case replay::GameTrust::Verdict::Stale: return "stale";
+    case replay::GameTrust::Verdict::Invalid: return "invalid";
+    case replay::GameTrust::Verdict::Unsigned: return "unsigned";
+  }
+  return "?";
+}
+
 }  // namespace
 
 int run_verify(const Options& o) {
+  if (o.format == "json" && o.snapshots) {
+    error_line(Error{ErrorCode::InvalidArgument, "verify: --snapshots has no JSON output; leave out --format json"});
+    return kExitError;
+  }
   auto keyring = open_keyring(o.keyring, o.store, false);
   if (!keyring) {
     error_line(keyring.error());
@@ -135,30 +154,55 @@ int run_verify(const Options& o) {
   // With orphans: events stored under an id with no game record (a deleted
   // record) are a game too, reported broken.
   job.select = [o](const Archive& archive) { return selected_games(archive, o, /*orphans=*/true); };
-  job.run = [snapshots = o.snapshots, require_signed = o.require_signed, &ring = *keyring](
+  const bool json = o.format == "json";
+  job.run = [snapshots = o.snapshots, require_signed = o.require_signed, json, &ring = *keyring](
                 const Archive& archive, core::GameId id, replay::Outbox& box) {
     auto v = archive.verify(id);
     if (!v) return put_error(box, v.error());
+    // JSON: the same facts as one object a game (docs/schema/verify.schema.json), sent last.
+    nlohmann::json j{{"game", id},
+                     {"ok", v->ok},
+                     {"broken_at", v->ok ? nlohmann::json(nullptr) : nlohmann::json(v->first_bad_seq.value_or(0))},
+                     {"detail", v->detail},
+                     {"migrated", nullptr},
+                     {"trust", nullptr},
+                     {"unsigned_refused", false}};
+    auto say = [&](std::string text) {
+      if (!json) put_stdout(box, std::move(text));
+    };
+    struct Send {  // on every way out
+      std::function<void()> f;
+      ~Send() { f(); }
+    } send{[&] {
+      if (json) box.put(kTally, j.dump());
+    }};
     if (v->ok) {
-      put_stdout(box, fmt::format("game {}: ok, {}\n", id, v->detail));
+      say(fmt::format("game {}: ok, {}\n", id, v->detail));
     } else {
-      put_stdout(box, fmt::format("game {}: BROKEN at seq {}: {}\n", id, v->first_bad_seq ? *v->first_bad_seq : 0,
-                                  v->detail));
+      say(fmt::format("game {}: BROKEN at seq {}: {}\n", id, v->first_bad_seq ? *v->first_bad_seq : 0, v->detail));
       put_exit(box, kExitViolations);
     }
     auto migrated = migrated_line(archive, id);
     if (!migrated) return;  // no readable record (an orphan, a corrupt one): no signatures to check
-    if (*migrated) put_stdout(box, fmt::format("  {}\n", **migrated));
+    if (*migrated) {
+      say(fmt::format("  {}\n", **migrated));
+      j["migrated"] = **migrated;
+    }
     // Who attests it, against the keyring (replay/keyring.hpp), then every
     // signature and signed ruling, and any signed state that has vanished.
     auto trust = replay::assess_game(archive, id, ring);
     if (!trust && !v->ok) return;  // the damage named above stops it too
     if (!trust) return put_error(box, trust.error());
-    put_stdout(box, fmt::format("  {}\n", trust->line));
-    for (const auto& note : trust->notes) put_stdout(box, fmt::format("  {}\n", note));
+    say(fmt::format("  {}\n", trust->line));
+    for (const auto& note : trust->notes) say(fmt::format("  {}\n", note));
+    j["trust"] = {{"verdict", verdict_name(trust->verdict)},
+                  {"failed", trust->failed()},
+                  {"line", trust->line},
+                  {"notes", trust->notes}};
     if (trust->failed()) put_exit(box, kExitViolations);
     if (require_signed && trust->verdict != replay::GameTrust::Verdict::Trusted) {
-      put_stdout(box, "  not signed as it stands by a trusted key (--require-signed)\n");
+      say("  not signed as it stands by a trusted key (--require-signed)\n");
+      j["unsigned_refused"] = true;
       put_exit(box, kExitViolations);
     }
     for (const auto& state : trust->to_remember) box.put(kPiece, state_text(state));
@@ -169,8 +213,20 @@ int run_verify(const Options& o) {
     if (r.tag != kPiece) return;
     if (auto st = state_of(r.bytes)) learned = keyring->remember(*st) || learned;
   };
+  std::size_t listed = 0;
+  const std::string head = fmt::format("{{\"schema\": {}, \"games\": [", schema_json("verify").dump());
+  if (json) {
+    job.on_record = [&, remember = std::move(job.on_record)](core::GameId id, const replay::Record& r) {
+      if (r.tag == kTally) {
+        fmt::print("{}\n  {}", listed++ ? "," : head, r.bytes);
+        return;
+      }
+      remember(id, r);
+    };
+  }
   auto outcome = run_verb_job(o, std::move(job));
   if (!outcome) return kExitError;
+  if (json) fmt::print("{}]}}\n", listed ? "\n" : head);
   int rc = outcome->code;
   if (learned) {
     if (auto saved = keyring->save(); !saved) {
@@ -180,6 +236,28 @@ int run_verify(const Options& o) {
   }
   return rc;
 }
+
+namespace {
+
+// The result the game's log records (its GameEnded event), as
+// replay::outcome_json; null when the log records none. Reads the last
+// block only.
+Expected<nlohmann::json> recorded_result(const Archive& archive, const replay::GameSummary& g) {
+  if (g.events == 0) return nlohmann::json(nullptr);
+  auto reader = archive.store().reader();
+  if (!reader) return tl::unexpected(reader.error());
+  nlohmann::json out = nullptr;
+  auto n = reader->scan(g.id, g.events - 1, store::kEndSeq, [&](const core::Event& ev) {
+    if (const auto* end = std::get_if<core::GameEnded>(&ev.payload)) {
+      out = replay::outcome_json(replay::Outcome{end->winner, end->victory, ev.turn}, g);
+    }
+    return true;
+  });
+  if (!n) return tl::unexpected(n.error());
+  return out;
+}
+
+}  // namespace
 
 int run_list(const Options& o) {
   const bool json = o.format == "json";
@@ -191,10 +269,14 @@ int run_list(const Options& o) {
     auto g = archive.game(id);
     if (!g) return put_error(box, g.error());
     if (json) {
-      nlohmann::json seats = nlohmann::json::array();
-      for (const auto& s : g->seats) seats.push_back({{"player", s.player}, {"allegiance", core::to_string(s.allegiance)}});
-      box.put(kPiece, nlohmann::json{{"game", g->id}, {"title", g->title}, {"date", g->date}, {"events", g->events},
-                                     {"seats", seats}}
+      auto result = recorded_result(archive, *g);
+      if (!result) return put_error(box, result.error());
+      box.put(kPiece, nlohmann::json{{"game", g->id},
+                                     {"title", g->title},
+                                     {"date", g->date},
+                                     {"events", g->events},
+                                     {"players", replay::players_json(*g)},
+                                     {"result", *result}}
                           .dump());
       return;
     }
@@ -209,11 +291,12 @@ int run_list(const Options& o) {
     if (!header) fmt::print("{:>5}  {:<10}  {:>6}  {:<40}  {}\n", "game", "date", "events", "title", "players");
     header = true;
   };
-  nlohmann::json out = nlohmann::json::array();
+  std::size_t listed = 0;
   job.on_record = [&](core::GameId, const replay::Record& r) {
     if (r.tag != kPiece) return;
-    if (json) {
-      out.push_back(nlohmann::json::parse(r.bytes));
+    if (json) {  // streamed: a game a line inside one object
+      fmt::print("{}\n  {}", listed++ ? "," : fmt::format("{{\"schema\": {}, \"games\": [", schema_json("list").dump()),
+                 r.bytes);
       return;
     }
     print_header();
@@ -222,7 +305,7 @@ int run_list(const Options& o) {
   auto outcome = run_verb_job(o, std::move(job));
   if (!outcome) return kExitError;
   if (json) {
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}]}}\n", listed ? "\n" : fmt::format("{{\"schema\": {}, \"games\": [", schema_json("list").dump()));
   } else {
     print_header();
     if (outcome->games == 0 && isatty(STDOUT_FILENO)) fmt::print("(no games yet: warlog import FILE.wlog)\n");
@@ -307,6 +390,22 @@ std::vector<std::string_view> old_ids_of(const core::Rule& r) {
   return out;
 }
 
+// The ruleset options that change a rule: the register writes several as
+// "deck.min, deck.max"; JSON gives them as a list.
+std::vector<std::string> options_of(const core::Rule& r) {
+  std::vector<std::string> out;
+  std::string_view rest = r.option;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    std::string_view one = rest.substr(0, comma);
+    while (!one.empty() && one.front() == ' ') one.remove_prefix(1);
+    while (!one.empty() && one.back() == ' ') one.remove_suffix(1);
+    if (!one.empty()) out.emplace_back(one);
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+  }
+  return out;
+}
+
 }  // namespace
 
 int run_rules(const Options& o) {
@@ -340,8 +439,8 @@ int run_rules(const Options& o) {
                              {"summary", r->summary},
                              {"severity", core::to_string(r->severity)},
                              {"basis", core::to_string(r->basis)},
-                             {"option", r->option},
-                             {"ruling", r->ruling},
+                             {"options", options_of(*r)},
+                             {"ruling", r->ruling.empty() ? nlohmann::json(nullptr) : nlohmann::json(r->ruling)},
                              {"aliases", old_ids_of(*r)}};
       if (i < sections.size()) {
         if (const auto& sec = sections[i]) {
@@ -355,7 +454,7 @@ int run_rules(const Options& o) {
       }
       out.push_back(std::move(rule));
     }
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", nlohmann::json{{"schema", schema_json("rules")}, {"rules", out}}.dump(2));
     return all_shown ? kExitClean : kExitError;
   }
   for (std::size_t i = 0; i < shown.size(); ++i) {

@@ -37,6 +37,12 @@ struct Options {
   // rule-diff
   std::string base_ruleset, candidate_ruleset, base_catalog, candidate_catalog;
   bool snapshots = false;  // verify --snapshots
+  // audit and rule-diff: what the report shows
+  bool summary = false;  // --summary: only the totals
+  std::string only;      // rule-diff --only CLASS
+  std::string rule;      // --rule ID: only games whose findings under it (change)
+  bool quiet = false;    // audit --quiet: only games with findings
+  std::string severity;  // audit --severity LEVEL: findings at least this severe
 };
 
 int run_import(const Options& o);

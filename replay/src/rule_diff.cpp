@@ -4,9 +4,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
 #include "context.hpp"
+#include "state_words.hpp"
 #include "warlog/replay/report.hpp"
 #include "warlog/store/store.hpp"
 
@@ -14,38 +14,18 @@ namespace warlog::replay {
 
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
-// Lines of `a` missing from `b` (as multisets), in a's order.
-std::vector<std::string> only_in(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-  std::multiset<std::string> rest(b.begin(), b.end());
-  std::vector<std::string> out;
-  for (const std::string& line : a) {
-    if (auto it = rest.find(line); it != rest.end()) {
-      rest.erase(it);
-    } else {
-      out.push_back(line);
-    }
-  }
-  return out;
-}
-
 Outcome outcome_of(const core::GameState& s) { return Outcome{s.winner, s.victory, s.turn}; }
 
 using Key = std::tuple<core::Seq, std::string_view, std::string>;
 Key key_of(const LocatedFinding& f) { return {f.finding.seq, f.finding.rule_id, f.finding.message}; }
 
-std::vector<LocatedFinding> minus(const std::vector<LocatedFinding>& a, const std::vector<LocatedFinding>& b) {
-  std::multiset<Key> rest;
-  for (const auto& f : b) rest.insert(key_of(f));
-  std::vector<LocatedFinding> out;
+template <typename F>
+std::vector<F> minus(const std::vector<F>& a, const std::vector<F>& b, auto key) {
+  std::multiset<decltype(key(a.front()))> rest;
+  for (const auto& f : b) rest.insert(key(f));
+  std::vector<F> out;
   for (const auto& f : a) {
-    if (auto it = rest.find(key_of(f)); it != rest.end()) {
+    if (auto it = rest.find(key(f)); it != rest.end()) {
       rest.erase(it);
     } else {
       out.push_back(f);
@@ -54,7 +34,48 @@ std::vector<LocatedFinding> minus(const std::vector<LocatedFinding>& a, const st
   return out;
 }
 
+DiffEvent diff_event_of(const core::Event& ev) {
+  return DiffEvent{ev.seq, ev.turn, ev.phase, ev.seat, std::string(core::payload_name(ev.payload))};
+}
+
+std::string_view victory_name(core::Victory v) {
+  switch (v) {
+    case core::Victory::Supremacy: return "Supremacy";
+    case core::Victory::Attrition: return "Attrition";
+    case core::Victory::Concession: return "concession";
+    case core::Victory::Unfinished: return "unfinished";
+  }
+  return "?";
+}
+
+bool won(const Outcome& o) {
+  return o.victory && o.winner != core::kNoSeat && *o.victory != core::Victory::Unfinished;
+}
+
 }  // namespace
+
+std::string_view to_string(DiffClass c) noexcept {
+  switch (c) {
+    case DiffClass::Unchanged: return "unchanged";
+    case DiffClass::Findings: return "findings";
+    case DiffClass::Outcome: return "outcome";
+    case DiffClass::Undetermined: return "undetermined";
+  }
+  return "?";
+}
+
+std::optional<DiffClass> diff_class_from_string(std::string_view s) noexcept {
+  for (DiffClass c : {DiffClass::Unchanged, DiffClass::Findings, DiffClass::Outcome, DiffClass::Undetermined}) {
+    if (to_string(c) == s) return c;
+  }
+  return std::nullopt;
+}
+
+DiffClass GameDiff::klass() const noexcept {
+  if (!changed()) return DiffClass::Unchanged;
+  if (undetermined) return DiffClass::Undetermined;
+  return outcome_changed() ? DiffClass::Outcome : DiffClass::Findings;
+}
 
 Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const RuleDiffOptions& options) {
   // The contexts first (they read blobs), then one reader for the scan: never two at once.
@@ -76,28 +97,43 @@ Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const Rule
   core::GameState sb, sc;
   std::vector<core::Finding> fb, fc;
   std::vector<LocatedFinding> all_b, all_c;
+  const auto finding_key = [](const core::Finding& f) { return std::pair{f.rule_id, f.message}; };
   auto n = reader->scan(id, 0, store::kEndSeq, [&](const core::Event& ev) {
     fb.clear();
-    fc.clear();
     core::apply(base, sb, ev, fb);
+    if (diff.undetermined) return true;  // only the base's outcome is still wanted
+    fc.clear();
     core::apply(cand, sc, ev, fc);
-    if (!diff.first && (fb != fc || !(sb == sc))) {
-      Divergence d{ev.seq, ev.turn, ev.phase, ev.seat, std::string(core::payload_name(ev.payload)), {}, {}, fb != fc};
-      if (!(sb == sc)) {
-        const auto lb = lines_of(core::to_text(sb));
-        const auto lc = lines_of(core::to_text(sc));
-        d.base_only = only_in(lb, lc);
-        d.candidate_only = only_in(lc, lb);
-      }
+    const bool findings_differ = fb != fc;
+    if (!diff.first && (findings_differ || !(sb == sc))) {
+      Divergence d{diff_event_of(ev), {}, findings_differ};
+      if (!(sb == sc)) d.differences = state_differences(sb, sc, base.catalog, cand.catalog).told();
       diff.first = std::move(d);
+    }
+    if (diff.first && findings_differ) {
+      // A violation only the candidate raises, about something whose folded
+      // value differs: the recording no longer says what happened next.
+      std::vector<core::Finding> fresh = minus(fc, fb, finding_key);
+      std::erase_if(fresh, [](const core::Finding& f) { return f.severity != core::Severity::Violation; });
+      if (!fresh.empty() && !(sb == sc)) {
+        const StateDifferences now = state_differences(sb, sc, base.catalog, cand.catalog);
+        for (const core::Finding& f : fresh) {
+          if (!names_a_subject(now, f.message)) continue;
+          std::vector<core::Finding> one{f};
+          std::vector<LocatedFinding> located;
+          locate_findings(one, ev, located);
+          diff.undetermined = Unfollowable{diff_event_of(ev), std::move(located.front())};
+          break;
+        }
+      }
     }
     locate_findings(fb, ev, all_b);
     locate_findings(fc, ev, all_c);
     return true;
   });
   if (!n) return tl::unexpected(Error{n.error().code, fmt::format("game {}: {}", id, n.error().message)});
-  diff.added = minus(all_c, all_b);
-  diff.removed = minus(all_b, all_c);
+  diff.added = minus(all_c, all_b, key_of);
+  diff.removed = minus(all_b, all_c, key_of);
   diff.base = outcome_of(sb);
   diff.candidate = outcome_of(sc);
   return diff;
@@ -115,54 +151,162 @@ std::string describe(const Outcome& o, const GameSummary& g) {
   return "?";
 }
 
-std::string diff_text(const GameDiff& d) {
-  if (!d.changed()) return "";
-  std::string out = fmt::format("game {}  \"{}\"  {}\n", d.game.id, d.game.title, seats_line(d.game));
-  const Divergence& f = *d.first;
-  out += fmt::format("  first divergence: seq {} (turn {} {}, {})\n", f.seq, f.turn, core::to_string(f.phase), f.event);
-  for (const auto& l : f.base_only) out += fmt::format("    - {}\n", l);
-  for (const auto& l : f.candidate_only) out += fmt::format("    + {}\n", l);
-  if (d.outcome_changed()) {
-    out += fmt::format("  OUTCOME CHANGES: {} -> {}\n", describe(d.base, d.game), describe(d.candidate, d.game));
-  } else {
-    out += fmt::format("  outcome unchanged: {}\n", describe(d.base, d.game));
-  }
-  for (const auto& x : d.removed) {
-    out += fmt::format("  - seq {:>4} {} {}\n", x.finding.seq, x.finding.rule_id, x.finding.message);
-  }
-  for (const auto& x : d.added) {
-    out += fmt::format("  + seq {:>4} {} {}\n", x.finding.seq, x.finding.rule_id, x.finding.message);
+std::string seat_words(const GameSummary& g, core::Seat seat) {
+  if (seat >= g.seats.size()) return "no seat";
+  return fmt::format("Seat {} ({})", seat + 1, g.seats[seat].player);
+}
+
+std::string outcome_words(const Outcome& o, const GameSummary& g) {
+  if (!won(o)) return fmt::format("no one wins by turn {}", o.turn);
+  return fmt::format("{} wins by {} on turn {}", seat_words(g, o.winner), victory_name(*o.victory), o.turn);
+}
+
+std::string flip_words(const GameDiff& d) {
+  const std::string was = won(d.base) ? fmt::format("{} by {} on turn {}", seat_words(d.game, d.base.winner),
+                                                    victory_name(*d.base.victory), d.base.turn)
+                                      : fmt::format("no winner by turn {}", d.base.turn);
+  return fmt::format("{} instead of {}", outcome_words(d.candidate, d.game), was);
+}
+
+std::string moment_words(const DiffEvent& m, const GameSummary& g) {
+  return fmt::format("seq {}, turn {} {}, {}, {}", m.seq, m.turn, phase_words(m.phase), seat_words(g, m.seat),
+                     event_words(m.event));
+}
+
+namespace {
+
+std::string finding_line(char sign, const LocatedFinding& f, const GameSummary& g) {
+  return fmt::format("    {} seq {}, turn {} {}, {}: {} {}\n", sign, f.finding.seq, f.turn, phase_words(f.phase),
+                     seat_words(g, finding_seat(f, g)), f.finding.rule_id, f.finding.message);
+}
+
+std::string players_line(const GameSummary& g) {
+  std::string out;
+  for (std::size_t i = 0; i < g.seats.size(); ++i) {
+    out += fmt::format("{}Seat {} ({}, {})", i ? " vs " : "", i + 1, g.seats[i].player,
+                       core::to_string(g.seats[i].allegiance));
   }
   return out;
 }
 
+}  // namespace
+
+std::string diff_text(const GameDiff& d) {
+  if (!d.changed()) return "";
+  const DiffClass k = d.klass();
+  std::string out = fmt::format("game {} \"{}\": {}\n  {}\n", d.game.id, d.game.title, to_string(k), players_line(d.game));
+  const Divergence& f = *d.first;
+  out += fmt::format("  first divergence: {}\n", moment_words(f, d.game));
+  for (const auto& l : f.differences) out += fmt::format("    {}\n", l);
+  if (f.differences.empty()) out += "    the same state; only the findings differ\n";
+  if (d.undetermined) {
+    const Unfollowable& u = *d.undetermined;
+    out += fmt::format("  not followable from {}:\n    {} {}\n", moment_words(u.at, d.game), u.because.finding.rule_id,
+                       u.because.finding.message);
+    out += fmt::format("  outcome: as recorded {}; under the candidate undetermined\n", outcome_words(d.base, d.game));
+  } else if (k == DiffClass::Outcome) {
+    out += fmt::format("  OUTCOME CHANGES: {}\n", flip_words(d));
+  } else {
+    out += fmt::format("  outcome unchanged: {}\n", outcome_words(d.base, d.game));
+  }
+  if (!d.added.empty() || !d.removed.empty()) {
+    out += fmt::format("  findings: {} new (+), {} gone (-){}\n", d.added.size(), d.removed.size(),
+                       d.undetermined ? fmt::format(", up to seq {}", d.undetermined->at.seq) : "");
+  }
+  for (const auto& x : d.removed) out += finding_line('-', x, d.game);
+  for (const auto& x : d.added) out += finding_line('+', x, d.game);
+  return out;
+}
+
+namespace {
+
+nlohmann::json seat_json(core::Seat s) { return s == core::kNoSeat ? 0 : s + 1; }
+
+nlohmann::json moment_json(const DiffEvent& m) {
+  return {{"seq", m.seq}, {"turn", m.turn}, {"phase", core::to_string(m.phase)}, {"seat", seat_json(m.seat)},
+          {"event", m.event}};
+}
+
+}  // namespace
+
+nlohmann::json outcome_json(const Outcome& o, const GameSummary& g) {
+  nlohmann::json winner = nullptr;
+  if (won(o) && o.winner < g.seats.size()) winner = g.seats[o.winner].player;
+  nlohmann::json victory = nullptr;
+  if (o.victory) {
+    std::string v(victory_name(*o.victory));
+    std::transform(v.begin(), v.end(), v.begin(), [](char c) { return static_cast<char>(std::tolower(c)); });
+    victory = v;
+  }
+  return {{"winner", won(o) ? seat_json(o.winner) : nlohmann::json(0)},
+          {"player", winner},
+          {"victory", victory},
+          {"turn", o.turn},
+          {"text", outcome_words(o, g)}};
+}
+
 nlohmann::json diff_json(const GameDiff& d) {
-  auto outcome = [&](const Outcome& o) {
-    return nlohmann::json{{"winner", o.winner == core::kNoSeat ? 0 : o.winner + 1},
-                          {"victory", o.victory ? static_cast<int>(*o.victory) : -1},
-                          {"turn", o.turn},
-                          {"text", describe(o, d.game)}};
-  };
+  const nlohmann::json players = players_json(d.game);
   nlohmann::json j{{"game", d.game.id},
                    {"title", d.game.title},
-                   {"changed", d.changed()},
-                   {"outcome_changed", d.outcome_changed()},
-                   {"base", outcome(d.base)},
-                   {"candidate", outcome(d.candidate)},
+                   {"players", players},
+                   {"class", to_string(d.klass())},
+                   {"base", outcome_json(d.base, d.game)},
+                   {"candidate", d.undetermined ? nlohmann::json(nullptr) : outcome_json(d.candidate, d.game)},
+                   {"first_divergence", nullptr},
+                   {"undetermined", nullptr},
                    {"added", nlohmann::json::array()},
                    {"removed", nlohmann::json::array()}};
-  for (const auto& f : d.added) j["added"].push_back(finding_json(f));
-  for (const auto& f : d.removed) j["removed"].push_back(finding_json(f));
+  for (const auto& f : d.added) j["added"].push_back(finding_json(f, d.game));
+  for (const auto& f : d.removed) j["removed"].push_back(finding_json(f, d.game));
   if (d.first) {
-    j["first_divergence"] = {{"seq", d.first->seq},
-                             {"turn", d.first->turn},
-                             {"phase", core::to_string(d.first->phase)},
-                             {"event", d.first->event},
-                             {"findings_differ", d.first->findings_differ},
-                             {"base_only", d.first->base_only},
-                             {"candidate_only", d.first->candidate_only}};
+    nlohmann::json first = moment_json(*d.first);
+    first["findings_differ"] = d.first->findings_differ;
+    first["differences"] = d.first->differences;
+    j["first_divergence"] = std::move(first);
+  }
+  if (d.undetermined) {
+    nlohmann::json u = moment_json(d.undetermined->at);
+    u["finding"] = finding_json(d.undetermined->because, d.game);
+    j["undetermined"] = std::move(u);
   }
   return j;
+}
+
+namespace {
+
+std::string csv_field(std::string_view s) {
+  if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string diff_csv_header() {
+  return "game,title,class,first_seq,first_turn,first_phase,first_seat,undetermined_seq,undetermined_rule,"
+         "base_outcome,candidate_outcome,findings_added,findings_removed,rules\n";
+}
+
+std::string diff_csv_row(const GameDiff& d) {
+  std::set<std::string_view> rules;
+  for (const auto& f : d.added) rules.insert(f.finding.rule_id);
+  for (const auto& f : d.removed) rules.insert(f.finding.rule_id);
+  std::string rule_list;
+  for (auto r : rules) rule_list += fmt::format("{}{}", rule_list.empty() ? "" : " ", r);
+  const DiffEvent* f = d.first ? &*d.first : nullptr;
+  const auto* u = d.undetermined ? &*d.undetermined : nullptr;
+  return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", d.game.id, csv_field(d.game.title),
+                     to_string(d.klass()), f ? std::to_string(f->seq) : "", f ? std::to_string(f->turn) : "",
+                     f ? std::string(core::to_string(f->phase)) : "", f ? std::to_string(seat_json(f->seat).get<int>()) : "",
+                     u ? std::to_string(u->at.seq) : "", u ? std::string(u->because.finding.rule_id) : "",
+                     csv_field(outcome_words(d.base, d.game)),
+                     u ? "undetermined" : csv_field(outcome_words(d.candidate, d.game)), d.added.size(),
+                     d.removed.size(), rule_list);
 }
 
 }  // namespace warlog::replay

@@ -65,7 +65,7 @@ TEST_F(AuditRobustness, GarbageBytesAreDataLossInEveryFormat) {
   EXPECT_EQ(json.code, 2);
   EXPECT_EQ(testing::count_lines(json.err), 1u) << json.err;
   EXPECT_THAT(json.err, HasSubstr("game 1"));
-  EXPECT_THAT(json.out, HasSubstr("\"game\": 2"));
+  EXPECT_THAT(json.out, HasSubstr("\"game\":2,"));
   const auto junit = testing::run_warlog("audit --store " + dir_.store() + " --format junit");
   EXPECT_EQ(junit.code, 2);
   EXPECT_THAT(junit.out, HasSubstr("errors=\"1\""));

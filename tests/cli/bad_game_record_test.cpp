@@ -71,7 +71,7 @@ TEST_F(BadGameRecord, ListJsonHasTheOtherGames) {
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(testing::count_lines(r.err), 1u) << r.err;
   EXPECT_THAT(r.err, HasSubstr("game 2: game record version 3 is newer than this warlog reads (2)"));
-  const auto games = nlohmann::json::parse(r.out);
+  const auto games = nlohmann::json::parse(r.out).at("games");
   ASSERT_EQ(games.size(), 2u);
   EXPECT_EQ(games[0]["game"], 1);
   EXPECT_EQ(games[1]["game"], 3);
@@ -117,7 +117,7 @@ TEST_F(BadGameRecord, AuditOfANewerRecordInEveryFormat) {
   EXPECT_EQ(json.code, 2) << json.err;
   EXPECT_EQ(testing::count_lines(json.err), 1u) << json.err;
   EXPECT_THAT(json.err, HasSubstr("game 2: game record version 3 is newer"));
-  const auto games = nlohmann::json::parse(json.out);
+  const auto games = nlohmann::json::parse(json.out).at("games");
   ASSERT_EQ(games.size(), 2u);
   EXPECT_EQ(games[1]["game"], 3);
   const auto junit = testing::run_warlog("audit --format junit --store " + dir_.store());

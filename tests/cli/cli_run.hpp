@@ -40,6 +40,20 @@ inline CliResult run_warlog(const std::string& args, const std::string& env = ""
   return r;
 }
 
+// Runs any command line (not warlog), with stdout and stderr kept apart.
+inline CliResult run_warlog_command(const std::string& command) {
+  TempDir io;
+  const auto out = io.path() / "out";
+  const auto err = io.path() / "err";
+  const std::string cmd = command + " >'" + out.string() + "' 2>'" + err.string() + "'";
+  const int status = std::system(cmd.c_str());
+  CliResult r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
 // The spine sample under another title (a second game, not a re-import),
 // with its tag paths made absolute so it can live anywhere.
 inline std::filesystem::path retitled_sample(const std::filesystem::path& dir, const std::string& title) {

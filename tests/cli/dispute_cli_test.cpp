@@ -58,7 +58,7 @@ TEST_F(DisputeCli, AJudgesDay) {
 
   auto json = dispute("list --format json --game 1");
   ASSERT_EQ(json.code, 0);
-  const auto j = nlohmann::json::parse(json.out);
+  const auto j = nlohmann::json::parse(json.out).at("disputes");
   ASSERT_EQ(j.size(), 1u);
   EXPECT_EQ(j[0]["id"], "1:27:0");
   EXPECT_EQ(j[0]["status"], "resolved");
@@ -131,7 +131,7 @@ TEST_F(DisputeCli, RepeatingAnAddOrTheRulingInForceRecordsNothingAndExitsZero) {
   EXPECT_THAT(ruled_again.out, HasSubstr("already recorded as 1:27:0"));
   // Another ruling is still an appeal, which needs --supersede.
   EXPECT_EQ(dispute("resolve 1:27:0 --ruling 'Allowed' --by Judge").code, 2);
-  const auto j = nlohmann::json::parse(dispute("list --format json").out);
+  const auto j = nlohmann::json::parse(dispute("list --format json").out).at("disputes");
   ASSERT_EQ(j.size(), 1u) << "one dispute";
   EXPECT_EQ(j[0]["rulings"].size(), 1u) << "one ruling";
 }
@@ -162,7 +162,7 @@ TEST_F(DisputeCli, CiteTakesOnlyRuleIdsThatExist) {
   EXPECT_EQ(dispute("resolve 1:27:0 --ruling x --by y --cite 'rulings R-010'").code, 2);
   auto free_text = dispute("add --game 1 --seq 27 --claim x --by Alice --cite-text 'rulings R-010' --cite MUS-a.draw");
   ASSERT_EQ(free_text.code, 0) << free_text.err;
-  const auto j = nlohmann::json::parse(dispute("list --format json").out);
+  const auto j = nlohmann::json::parse(dispute("list --format json").out).at("disputes");
   ASSERT_EQ(j[0]["citations"].size(), 2u);
   EXPECT_EQ(j[0]["citations"][0]["kind"], "rule");
   EXPECT_EQ(j[0]["citations"][1]["kind"], "text");

@@ -21,13 +21,26 @@ namespace warlog::replay {
 // names the players. Also what `warlog record` prints after each line.
 [[nodiscard]] std::string finding_text(const LocatedFinding& f, const std::vector<core::SeatSetup>& seats);
 
-// One finding as a JSON object: seq, turn, phase, seat (1-based, 0 = none),
-// rule, citation, severity, basis, message.
+// One finding as a JSON object: seq, turn, phase, seat (the event's,
+// 1-based, 0 = none), rule, citation, severity, basis, message.
 [[nodiscard]] nlohmann::json finding_json(const LocatedFinding& f);
+// The same in a game: seat is the seat the finding is about (finding_seat),
+// with its player, and event_seat the event's ("Irene could not draw 2
+// cards" is found at Holt's PhaseStarted, and is Irene's).
+[[nodiscard]] nlohmann::json finding_json(const LocatedFinding& f, const GameSummary& g);
 
-// One game's audit as a JSON object: game, title, date, events, ruleset,
-// catalog, digest, violations, findings[].
+// The seat a finding is about: the seat whose player its message names
+// first (as a whole word), else the seat of the event it was found at.
+[[nodiscard]] core::Seat finding_seat(const LocatedFinding& f, const GameSummary& g);
+
+// One game's audit as a JSON object (docs/schema/audit.schema.json's
+// "game"): game, title, date, events, players[], result (as the fold
+// derives it from final_state, which must still be held), ruleset, catalog,
+// digest, violations, findings[].
 [[nodiscard]] nlohmann::json audit_json(const GameAudit& audit);
+
+// [{"seat": 1, "player": "Alice", "allegiance": "Claw Empire"}, ...]
+[[nodiscard]] nlohmann::json players_json(const GameSummary& g);
 
 // "Alice (Claw Empire) vs Bruno (Paw Coalition)".
 [[nodiscard]] std::string seats_line(const GameSummary& g);

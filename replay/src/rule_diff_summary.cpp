@@ -1,0 +1,280 @@
+#include "warlog/replay/rule_diff_summary.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace warlog::replay {
+
+DiffTally tally_of(const GameDiff& d) {
+  DiffTally t;
+  t.game = d.game.id;
+  t.title = d.game.title;
+  t.klass = d.klass();
+  t.first_turn = d.first ? d.first->turn : 0;
+  for (const auto& f : d.added) ++t.rules[std::string(f.finding.rule_id)].first;
+  for (const auto& f : d.removed) ++t.rules[std::string(f.finding.rule_id)].second;
+  if (t.klass == DiffClass::Outcome) t.flip = flip_words(d);
+  return t;
+}
+
+std::string to_line(const DiffTally& t) {
+  nlohmann::json rules = nlohmann::json::object();
+  for (const auto& [id, n] : t.rules) rules[id] = {n.first, n.second};
+  return nlohmann::json{{"g", t.game}, {"t", t.title}, {"c", static_cast<int>(t.klass)}, {"f", t.first_turn},
+                        {"r", rules}, {"x", t.flip}}
+      .dump();
+}
+
+std::optional<DiffTally> tally_from_line(std::string_view line) {
+  const auto j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return std::nullopt;
+  DiffTally t;
+  try {
+    t.game = j.at("g").get<core::GameId>();
+    t.title = j.at("t").get<std::string>();
+    const int c = j.at("c").get<int>();
+    if (c < 0 || c > 3) return std::nullopt;
+    t.klass = static_cast<DiffClass>(c);
+    t.first_turn = j.at("f").get<std::uint16_t>();
+    for (const auto& [id, n] : j.at("r").items()) t.rules[id] = {n.at(0).get<int>(), n.at(1).get<int>()};
+    t.flip = j.at("x").get<std::string>();
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
+  return t;
+}
+
+bool shown(const GameDiff& d, std::optional<DiffClass> only, std::string_view rule) {
+  if (!d.changed()) return false;
+  if (only && d.klass() != *only) return false;
+  if (rule.empty()) return true;
+  auto named = [rule](const LocatedFinding& f) { return f.finding.rule_id == rule; };
+  return std::any_of(d.added.begin(), d.added.end(), named) || std::any_of(d.removed.begin(), d.removed.end(), named);
+}
+
+void DiffSummary::add(const DiffTally& t) {
+  ++counts_[static_cast<std::size_t>(t.klass)];
+  if (t.first_turn != 0 || t.klass != DiffClass::Unchanged) ++turns_[t.first_turn];
+  for (const auto& [id, n] : t.rules) {
+    RuleCount& r = rules_[id];
+    ++r.games;
+    r.added += static_cast<std::size_t>(n.first);
+    r.removed += static_cast<std::size_t>(n.second);
+    added_ += static_cast<std::size_t>(n.first);
+    removed_ += static_cast<std::size_t>(n.second);
+  }
+  if (t.klass == DiffClass::Outcome && flips_.size() < kFlips) flips_.push_back(Flip{t.game, t.title, t.flip});
+}
+
+std::size_t DiffSummary::games() const noexcept {
+  std::size_t n = errors_;
+  for (std::size_t c : counts_) n += c;
+  return n;
+}
+
+std::vector<std::pair<std::string, DiffSummary::RuleCount>> DiffSummary::top_rules() const {
+  std::vector<std::pair<std::string, RuleCount>> out(rules_.begin(), rules_.end());
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return a.second.games != b.second.games ? a.second.games > b.second.games
+                                            : a.second.added + a.second.removed > b.second.added + b.second.removed;
+  });
+  return out;
+}
+
+std::string fit(std::string_view text, std::size_t columns) {
+  std::size_t points = 0, cut = text.size(), keep = text.size();
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;  // a continuation byte
+    if (points == columns - 3) keep = i;
+    if (points == columns) {
+      cut = i;
+      break;
+    }
+    ++points;
+  }
+  if (cut == text.size()) return std::string(text);
+  return std::string(text.substr(0, keep)) + "...";
+}
+
+std::string DiffSummary::text(std::string_view against) const {
+  std::string out;
+  auto line = [&out](std::string s) { out += fit(s, 80) + "\n"; };
+  const std::size_t n = games();
+  line(fmt::format("rule-diff: {} game{} under {}", n, n == 1 ? "" : "s", against));
+  const char* what[] = {"the same at every event", "findings new or gone, the same outcome", "the outcome changes",
+                        "not followable from some event on"};
+  for (DiffClass c : {DiffClass::Unchanged, DiffClass::Findings, DiffClass::Outcome, DiffClass::Undetermined}) {
+    line(fmt::format("  {:<13}{:>8}  {}", to_string(c), count(c), what[static_cast<int>(c)]));
+  }
+  if (errors_) line(fmt::format("  {:<13}{:>8}  could not be compared (see stderr)", "errors", errors_));
+  const auto rules = top_rules();
+  if (rules.empty()) {
+    line("findings: none new, none gone");
+  } else {
+    line(fmt::format("findings: {} new, {} gone, under {} rule{}; most games first:", added_, removed_, rules.size(),
+                     rules.size() == 1 ? "" : "s"));
+    for (std::size_t i = 0; i < std::min(rules.size(), kTopRules); ++i) {
+      const auto& [id, r] = rules[i];
+      line(fmt::format("  {:<26}{:>8} game{} {:>8} new {:>8} gone", id, r.games, r.games == 1 ? " " : "s", r.added,
+                       r.removed));
+    }
+  }
+  if (!turns_.empty()) {
+    std::vector<std::pair<std::uint16_t, std::size_t>> by(turns_.begin(), turns_.end());
+    std::stable_sort(by.begin(), by.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::string s = "first divergence, by turn:";
+    for (std::size_t i = 0; i < by.size() && i < 8; ++i) {
+      const std::string item = fmt::format("{} turn {} ({})", i ? "," : "", by[i].first, by[i].second);
+      if (s.size() + item.size() > 80) break;
+      s += item;
+    }
+    line(s);
+  }
+  if (flips_.empty()) {
+    line("outcome flips: none");
+  } else {
+    line(fmt::format("first outcome flips (of {}):", count(DiffClass::Outcome)));
+    for (const Flip& f : flips_) {
+      line(fmt::format("  game {}: {}", f.game, f.words));  // the outcome, not the title, has the width
+    }
+  }
+  return out;
+}
+
+nlohmann::json DiffSummary::json() const {
+  nlohmann::json rules = nlohmann::json::array();
+  for (const auto& [id, r] : top_rules()) {
+    rules.push_back({{"rule", id}, {"games", r.games}, {"added", r.added}, {"removed", r.removed}});
+  }
+  nlohmann::json turns = nlohmann::json::array();
+  for (const auto& [turn, games] : turns_) turns.push_back({{"turn", turn}, {"games", games}});
+  nlohmann::json flips = nlohmann::json::array();
+  for (const Flip& f : flips_) flips.push_back({{"game", f.game}, {"title", f.title}, {"text", f.words}});
+  return {{"games", games()},
+          {"unchanged", count(DiffClass::Unchanged)},
+          {"findings", count(DiffClass::Findings)},
+          {"outcome", count(DiffClass::Outcome)},
+          {"undetermined", count(DiffClass::Undetermined)},
+          {"errors", errors_},
+          {"findings_added", added_},
+          {"findings_removed", removed_},
+          {"rules", rules},
+          {"first_divergence_turns", turns},
+          {"first_flips", flips}};
+}
+
+std::string html_escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+constexpr std::string_view kStyle =
+    "body{font-family:sans-serif;margin:2em;max-width:72em}table{border-collapse:collapse;margin:0.5em 0 1.5em}"
+    "td,th{border:1px solid #ccc;padding:0.2em 0.6em;text-align:left;vertical-align:top}td.n{text-align:right}"
+    "tr.outcome td:first-child{border-left:4px solid #c33}tr.undetermined td:first-child{border-left:4px solid #e90}"
+    "tr.findings td:first-child{border-left:4px solid #39c}ul{margin:0;padding-left:1.2em}";
+
+// Bars of games per first-divergence turn, as inline SVG.
+std::string turn_chart(const std::map<std::uint16_t, std::size_t>& turns) {
+  if (turns.empty()) return "<p>No game diverges.</p>\n";
+  const std::uint16_t last = turns.rbegin()->first;
+  std::size_t most = 0;
+  for (const auto& [turn, n] : turns) most = std::max(most, n);
+  const int bar = 18, height = 160, left = 40, bottom = 30;
+  const int width = left + (last + 1) * bar + 10;
+  std::string out = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\" "
+      "aria-label=\"games by the turn they first diverge\">\n",
+      width, height + bottom + 10);
+  out += fmt::format("<text x=\"0\" y=\"12\" font-size=\"11\">{}</text>\n", most);
+  out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333\"/>\n", left, height, width);
+  for (const auto& [turn, n] : turns) {
+    const int h = static_cast<int>(static_cast<double>(n) / static_cast<double>(most) * (height - 10));
+    const int x = left + turn * bar;
+    out += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#39c\"><title>turn {}: {} game{}</title></rect>\n",
+        x, height - h, bar - 3, h, turn, n, n == 1 ? "" : "s");
+    out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"10\">{}</text>\n", x, height + 14, turn);
+  }
+  out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"11\">turn of the first divergence</text>\n</svg>\n",
+                     left, height + bottom);
+  return out;
+}
+
+}  // namespace
+
+std::string DiffSummary::html_head(std::string_view against) const {
+  std::string out = fmt::format(
+      "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+      "<title>warlog rule-diff: {}</title>\n<style>{}</style>\n</head>\n<body>\n<h1>rule-diff: {} game{} under {}</h1>\n",
+      html_escape(against), kStyle, games(), games() == 1 ? "" : "s", html_escape(against));
+  const char* what[] = {"the same at every event", "findings new or gone, the same outcome", "the outcome changes",
+                        "not followable from some event on"};
+  out += "<h2>Games by class</h2>\n<table>\n<tr><th>class</th><th>games</th><th>meaning</th></tr>\n";
+  for (DiffClass c : {DiffClass::Unchanged, DiffClass::Findings, DiffClass::Outcome, DiffClass::Undetermined}) {
+    out += fmt::format("<tr class=\"{0}\"><td>{0}</td><td class=\"n\">{1}</td><td>{2}</td></tr>\n", to_string(c),
+                       count(c), what[static_cast<int>(c)]);
+  }
+  if (errors_) out += fmt::format("<tr><td>errors</td><td class=\"n\">{}</td><td>could not be compared</td></tr>\n", errors_);
+  out += "</table>\n";
+  out += fmt::format("<h2>Rules whose findings change</h2>\n<p>{} new, {} gone.</p>\n", added_, removed_);
+  out += "<table>\n<tr><th>rule</th><th>games</th><th>new</th><th>gone</th></tr>\n";
+  for (const auto& [id, r] : top_rules()) {
+    out += fmt::format("<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
+                       html_escape(id), r.games, r.added, r.removed);
+  }
+  out += "</table>\n<h2>Where games first diverge</h2>\n" + turn_chart(turns_);
+  out += fmt::format("<h2>First outcome flips (of {})</h2>\n", count(DiffClass::Outcome));
+  if (flips_.empty()) {
+    out += "<p>None.</p>\n";
+  } else {
+    out += "<table>\n<tr><th>game</th><th>title</th><th>outcome</th></tr>\n";
+    for (const Flip& f : flips_) {
+      out += fmt::format("<tr class=\"outcome\"><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>\n", f.game,
+                         html_escape(f.title), html_escape(f.words));
+    }
+    out += "</table>\n";
+  }
+  out += "<h2>Changed games</h2>\n<table>\n<tr><th>game</th><th>class</th><th>first divergence</th><th>what differs "
+         "there</th><th>not followable from</th><th>outcome</th><th>findings</th></tr>\n";
+  return out;
+}
+
+std::string DiffSummary::html_tail() { return "</table>\n</body>\n</html>\n"; }
+
+std::string diff_html_row(const GameDiff& d) {
+  if (!d.first) return "";
+  const std::string k(to_string(d.klass()));
+  std::string differences;
+  for (const auto& s : d.first->differences) differences += "<li>" + html_escape(s) + "</li>";
+  if (differences.empty()) differences = "<li>the same state; only the findings differ</li>";
+  const std::string unfollowable =
+      d.undetermined ? html_escape(moment_words(d.undetermined->at, d.game) + ": " +
+                                   std::string(d.undetermined->because.finding.rule_id) + " " +
+                                   d.undetermined->because.finding.message)
+                     : std::string();
+  const std::string outcome = d.undetermined                 ? "as recorded " + outcome_words(d.base, d.game) + "; under the candidate undetermined"
+                              : d.klass() == DiffClass::Outcome ? flip_words(d)
+                                                                : "unchanged: " + outcome_words(d.base, d.game);
+  return fmt::format(
+      "<tr class=\"{0}\"><td class=\"n\">{1} {2}</td><td>{0}</td><td>{3}</td><td><ul>{4}</ul></td><td>{5}</td>"
+      "<td>{6}</td><td class=\"n\">+{7} -{8}</td></tr>\n",
+      k, d.game.id, html_escape(d.game.title), html_escape(moment_words(*d.first, d.game)), differences, unfollowable,
+      html_escape(outcome), d.added.size(), d.removed.size());
+}
+
+}  // namespace warlog::replay

@@ -1,0 +1,103 @@
+// The first screen of a rule-diff at archive size: whatever the archive,
+// the totals fit 24 lines of 80 columns and still name the classes, the
+// rules, the turns and the first outcome flips.
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "warlog/replay/rule_diff_summary.hpp"
+
+namespace warlog {
+namespace {
+
+std::size_t columns(std::string_view line) {
+  std::size_t n = 0;
+  for (char c : line) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+// 20,000 games, a dozen rules, forty turns, titles long and in UTF-8.
+replay::DiffSummary an_archive() {
+  replay::DiffSummary s;
+  for (core::GameId g = 1; g <= 20000; ++g) {
+    replay::DiffTally t;
+    t.game = g;
+    t.title = fmt::format("Ein sehr langer Spieltitel über die Brücke von Stône Nummer {}", g);
+    t.klass = static_cast<replay::DiffClass>(g % 4);
+    if (t.klass != replay::DiffClass::Unchanged) {
+      t.first_turn = static_cast<std::uint16_t>(1 + g % 40);
+      t.rules[fmt::format("a made-up rule {}", (g / 4) % 12)] = {2, 1};
+    }
+    if (t.klass == replay::DiffClass::Outcome) {
+      t.flip = "Seat 1 (Bartholomew-Maximilian) wins by Supremacy on turn 17 instead of Seat 2 (Wilhelmina) "
+               "by Attrition on turn 19";
+    }
+    s.add(t);
+  }
+  s.add_error();
+  return s;
+}
+
+TEST(RuleDiffSummary, TwentyThousandGamesFitTheFirstScreen) {
+  const std::string text = an_archive().text("the candidate catalog errata_burrower_vigor_with_a_long_name.csv");
+  std::size_t lines = 0;
+  std::size_t start = 0;
+  for (std::size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
+    ++lines;
+    EXPECT_LE(columns(std::string_view(text).substr(start, end - start)), 80u)
+        << text.substr(start, end - start);
+  }
+  EXPECT_LE(lines, 24u) << text;
+  EXPECT_NE(text.find("rule-diff: 20001 games under the candidate catalog"), std::string::npos) << text;
+  EXPECT_NE(text.find("  unchanged        5000"), std::string::npos) << text;
+  EXPECT_NE(text.find("  undetermined     5000"), std::string::npos) << text;
+  EXPECT_NE(text.find("  errors              1"), std::string::npos) << text;
+  EXPECT_NE(text.find("first outcome flips (of 5000):"), std::string::npos) << text;
+  EXPECT_NE(text.find("  game 2: Seat 1 (Bartholomew-Maximilian) wins by Supremacy on turn 17 instea...\n"),
+            std::string::npos)
+      << "the first flip is the lowest id\n" << text;
+  EXPECT_EQ(text.find("  game 42: "), std::string::npos) << "only the first five flips\n" << text;
+  EXPECT_NE(text.find("first divergence, by turn: turn "), std::string::npos) << text;
+}
+
+TEST(RuleDiffSummary, ATallyCrossesAsOneLineAndBack) {
+  replay::DiffTally t;
+  t.game = 7;
+  t.title = "Roots \"and\" iron\n";
+  t.klass = replay::DiffClass::Undetermined;
+  t.first_turn = 8;
+  t.rules["WAR-C.vigor"] = {2, 0};
+  t.rules["ATT-3.listed"] = {0, 1};
+  const std::string line = replay::to_line(t);
+  EXPECT_EQ(line.find('\n'), std::string::npos);
+  auto back = replay::tally_from_line(line);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->game, 7u);
+  EXPECT_EQ(back->title, t.title);
+  EXPECT_EQ(back->klass, replay::DiffClass::Undetermined);
+  EXPECT_EQ(back->first_turn, 8);
+  EXPECT_EQ(back->rules, t.rules);
+  EXPECT_FALSE(replay::tally_from_line("3 1 0 1"));
+  EXPECT_FALSE(replay::tally_from_line("{\"g\": 1}"));
+}
+
+TEST(RuleDiffSummary, FitCutsAtCodePointsNotBytes) {
+  EXPECT_EQ(replay::fit("short", 80), "short");
+  EXPECT_EQ(replay::fit("ééééééééé", 9), "ééééééééé");
+  EXPECT_EQ(replay::fit("éééééééééé", 9), "éééééé...");
+}
+
+TEST(RuleDiffSummary, TheJsonCountsEveryClass) {
+  const auto j = an_archive().json();
+  EXPECT_EQ(j.at("games"), 20001);
+  EXPECT_EQ(j.at("findings"), 5000);
+  EXPECT_EQ(j.at("outcome"), 5000);
+  EXPECT_EQ(j.at("errors"), 1);
+  EXPECT_EQ(j.at("first_flips").size(), replay::DiffSummary::kFlips);
+  EXPECT_EQ(j.at("rules").size(), 12u);
+}
+
+}  // namespace
+}  // namespace warlog
