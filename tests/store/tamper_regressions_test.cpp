@@ -6,6 +6,8 @@
 #include <string>
 
 #include "store/store_fixtures.hpp"
+#include "warlog/events/annotation_codec.hpp"
+#include "warlog/store/signature.hpp"
 
 namespace warlog::store {
 namespace {
@@ -90,6 +92,53 @@ TEST_F(IdentityIndexTamper, AGameAppendedToSinceItsImportStillVerifies) {
     ASSERT_TRUE(store.append(1, 71, tail));
   }
   EXPECT_TRUE(verifies(dir_.store(), 1));
+}
+
+// --- A signature's own record (store/src/signature.cpp) ------------------------------------
+
+class SignatureRecordTamper : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto store = open_store(dir_.store());
+    ASSERT_EQ(store.import_game(make_game("Signed", 30)).value(), 1u);
+    ASSERT_TRUE(sign_game(store, 1, key_, "Head Judge", 1'774'000'000'000));
+  }
+  std::vector<SignatureCheck> checks() {
+    auto store = open_store(dir_.store(), Options{.read_only = true});
+    auto c = check_signatures(*store.reader(), 1);
+    EXPECT_TRUE(c);
+    return c ? *c : std::vector<SignatureCheck>{};
+  }
+  TempDir dir_;
+  KeyPair key_ = keypair_from_seed({7});
+};
+
+// The annotation's seq is outside the signed message: moved to another
+// event and the chain resealed, the signature passed as valid (tamper
+// suite: resealed flips of bytes 16..23 of the signature's record).
+TEST_F(SignatureRecordTamper, ASignatureMovedToAnotherSeqIsInvalid) {
+  test::rewrite_annotations(dir_.store(), 1, [](std::vector<std::string>& v) {
+    auto a = events::decode_annotation(v.at(0)).value();
+    v[0] = events::encode_annotation(a.seq - 4, a.value);
+  });
+  const auto c = checks();
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].status, SignatureCheck::Status::Invalid);
+  EXPECT_NE(c[0].detail.find("stands at seq 26 but signed 31 events"), std::string::npos) << c[0].detail;
+}
+
+// Bits in the unused part of the record's first data word decode to the
+// same signature: resealed, they passed (tamper suite: bytes 10..15).
+TEST_F(SignatureRecordTamper, ASignatureWithBitsSetOutsideItsFieldsIsInvalid) {
+  test::rewrite_annotations(dir_.store(), 1, [](std::vector<std::string>& v) {
+    ASSERT_TRUE(events::decode_annotation(v.at(0)));
+    v[0][12] = static_cast<char>(v[0][12] ^ 0x02);
+    ASSERT_TRUE(events::decode_annotation(v[0])) << "still decodes";
+  });
+  const auto c = checks();
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].status, SignatureCheck::Status::Invalid);
+  EXPECT_NE(c[0].detail.find("not the encoding of what it says"), std::string::npos) << c[0].detail;
 }
 
 }  // namespace
