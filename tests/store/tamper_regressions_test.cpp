@@ -7,6 +7,8 @@
 
 #include "store/store_fixtures.hpp"
 #include "warlog/events/annotation_codec.hpp"
+#include "warlog/replay/keyring.hpp"
+#include "warlog/replay/replay.hpp"
 #include "warlog/store/signature.hpp"
 
 namespace warlog::store {
@@ -139,6 +141,37 @@ TEST_F(SignatureRecordTamper, ASignatureWithBitsSetOutsideItsFieldsIsInvalid) {
   ASSERT_EQ(c.size(), 1u);
   EXPECT_EQ(c[0].status, SignatureCheck::Status::Invalid);
   EXPECT_NE(c[0].detail.find("not the encoding of what it says"), std::string::npos) << c[0].detail;
+}
+
+// The keyring remembered a trusted signature over a state that is still
+// here, but the signature record was removed and the chain resealed: verify
+// said "unsigned: consistent, nobody attests it" (tamper suite). Now stale,
+// with a WITHDRAWN note.
+TEST_F(SignatureRecordTamper, ATrustedSignatureRemovedIsStaleWithdrawnNotUnsigned) {
+  auto ring = replay::Keyring::load(dir_.path() / "keyring").value();
+  ASSERT_TRUE(ring.add("Head Judge", key_.public_key));
+  {
+    auto archive = replay::Archive::open(dir_.store().string(), replay::Archive::Mode::ReadOnly);
+    ASSERT_TRUE(archive);
+    auto trust = replay::assess_game(*archive, 1, ring);
+    ASSERT_TRUE(trust);
+    ASSERT_EQ(trust->verdict, replay::GameTrust::Verdict::Trusted);
+    for (const auto& st : trust->to_remember) ring.remember(st);
+  }
+  test::rewrite_annotations(dir_.store(), 1, [](std::vector<std::string>& v) { v.clear(); });
+  auto archive = replay::Archive::open(dir_.store().string(), replay::Archive::Mode::ReadOnly);
+  ASSERT_TRUE(archive);
+  ASSERT_TRUE(archive->verify(1)->ok) << "a consistent store";
+  auto trust = replay::assess_game(*archive, 1, ring);
+  ASSERT_TRUE(trust);
+  EXPECT_EQ(trust->verdict, replay::GameTrust::Verdict::Stale) << trust->line;
+  EXPECT_NE(trust->line.find("its signature was removed"), std::string::npos) << trust->line;
+  ASSERT_EQ(trust->notes.size(), 1u);
+  EXPECT_NE(trust->notes[0].find("WITHDRAWN"), std::string::npos) << trust->notes[0];
+  // A keyring that never saw it cannot tell: the documented limit.
+  auto fresh = replay::Keyring::load(dir_.path() / "fresh").value();
+  ASSERT_TRUE(fresh.add("Head Judge", key_.public_key));
+  EXPECT_EQ(replay::assess_game(*archive, 1, fresh)->verdict, replay::GameTrust::Verdict::Unsigned);
 }
 
 }  // namespace
