@@ -151,7 +151,10 @@ int run_verify(const Options& o) {
     auto trust = replay::assess_game(archive, id, ring);
     if (!trust && !v->ok) return;  // the damage named above stops it too
     if (!trust) return put_error(box, trust.error());
-    put_stdout(box, fmt::format("  {}\n", trust->line));
+    // "consistent" is the chain's word: for a broken game nobody attests, the
+    // trust line must not contradict the BROKEN line above it.
+    const bool broken_unsigned = !v->ok && trust->verdict == replay::GameTrust::Verdict::Unsigned;
+    put_stdout(box, fmt::format("  {}\n", broken_unsigned ? std::string("unsigned: nobody attests it") : trust->line));
     for (const auto& note : trust->notes) put_stdout(box, fmt::format("  {}\n", note));
     if (trust->failed()) put_exit(box, kExitViolations);
     if (require_signed && trust->verdict != replay::GameTrust::Verdict::Trusted) {
