@@ -73,7 +73,9 @@ class TamperResealed : public ::testing::Test {
     for (const auto& [v, k] : b.verdicts) all.verdicts[v] += k;
     report(what, all, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     EXPECT_EQ(all.expected, all.tried);
-    EXPECT_GE(all.tried, 2000u);
+    if (n != 0) {
+      EXPECT_GE(all.tried, 2000u);  // every byte (n 0) may be fewer for the annotations
+    }
   }
 
   const std::set<Verdict> kSigned{Verdict::Invalid, Verdict::Vanished, Verdict::Broken, Verdict::BadRuling};
