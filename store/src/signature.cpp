@@ -387,7 +387,11 @@ std::string invalid_because(const GameMeta& meta, const std::vector<AnnotationRe
 }  // namespace
 
 Expected<std::vector<SignatureCheck>> check_signatures(const Reader& reader, core::GameId game) {
-  auto meta = reader.game(game);
+  // The record, not game(): nothing here needs GameCreated decoded, and a
+  // forger who resealed an event 0 this build cannot decode (an enumerant
+  // from "a newer warlog") made checking fail instead of INVALID (found by
+  // the tamper suite).
+  auto meta = reader.record(game);
   if (!meta) return tl::unexpected(meta.error());
   auto records = reader.annotations(game);
   if (!records) return tl::unexpected(records.error());
@@ -431,7 +435,7 @@ Expected<std::vector<SignatureCheck>> check_signatures(const Reader& reader, cor
 }
 
 Expected<std::vector<RulingSignatureCheck>> check_ruling_signatures(const Reader& reader, core::GameId game) {
-  auto meta = reader.game(game);
+  auto meta = reader.record(game);
   if (!meta) return tl::unexpected(meta.error());
   auto records = reader.annotations(game);
   if (!records) return tl::unexpected(records.error());

@@ -267,6 +267,24 @@ TEST_F(TamperStructural, ResealedAnnotationEditsAreInvalidOrStaleWhenSignedAndUn
            {Verdict::Unsigned});
 }
 
+// GameCreated resealed with a value this build does not know (a seat's
+// allegiance enumerant, as "a newer warlog" would write): verify passes the
+// chain (it counts the event as unknown) and the signature check used to
+// fail with "not known to this build" (exit 2), not say INVALID (found by
+// the tamper suite's every-byte run: 4 of 27,552 resealed event bytes).
+TEST_F(TamperStructural, AResealedGameCreatedThisBuildCannotReadIsStillInvalid) {
+  const GameBytes pristine = read_game(copy_.store(), signed_);
+  std::optional<std::string> unknown;
+  for (std::size_t i = 0; i < pristine.events[0].size() && !unknown; ++i) {
+    std::string e = pristine.events[0];
+    e[i] = static_cast<char>(e[i] ^ 0x01);
+    if (auto ev = events::decode_event(e); !ev && ev.error().code == ErrorCode::Unsupported) unknown = e;
+  }
+  ASSERT_TRUE(unknown) << "no single bit of GameCreated gives a value this build does not know";
+  resealed("GameCreated with an unknown enumerant", signed_, [&](GameBytes& b) { b.events[0] = *unknown; },
+           {Verdict::Invalid});
+}
+
 // A forger who re-signs their rewrite with a key of their own, under the
 // Head Judge's name: never "trusted"; the keyring's memory says VANISHED,
 // and without it verify names an unknown key.
