@@ -193,11 +193,15 @@ int run_verify(const Options& o) {
     auto trust = replay::assess_game(archive, id, ring);
     if (!trust && !v->ok) return;  // the damage named above stops it too
     if (!trust) return put_error(box, trust.error());
-    say(fmt::format("  {}\n", trust->line));
+    // "consistent" is the chain's word: for a broken game nobody attests, the
+    // trust line must not contradict the BROKEN line above it.
+    const bool broken_unsigned = !v->ok && trust->verdict == replay::GameTrust::Verdict::Unsigned;
+    const std::string line = broken_unsigned ? std::string("unsigned: nobody attests it") : trust->line;
+    say(fmt::format("  {}\n", line));
     for (const auto& note : trust->notes) say(fmt::format("  {}\n", note));
     j["trust"] = {{"verdict", verdict_name(trust->verdict)},
                   {"failed", trust->failed()},
-                  {"line", trust->line},
+                  {"line", line},
                   {"notes", trust->notes}};
     if (trust->failed()) put_exit(box, kExitViolations);
     if (require_signed && trust->verdict != replay::GameTrust::Verdict::Trusted) {

@@ -236,7 +236,7 @@ Expected<GameTrust> assess_game(const Archive& archive, core::GameId id, const K
   GameTrust t;
   auto reader = archive.store().reader();
   if (!reader) return tl::unexpected(reader.error());
-  auto meta = reader->game(id);
+  auto meta = reader->record(id);  // not game(): the signatures do not need GameCreated decoded
   if (!meta) return tl::unexpected(meta.error());
   auto checks = store::check_signatures(*reader, id);
   if (!checks) return tl::unexpected(checks.error());
@@ -315,7 +315,32 @@ Expected<GameTrust> assess_game(const Archive& archive, core::GameId id, const K
       const bool annotations_here =
           s->annotation_count <= records->size() &&
           (s->annotation_count == 0 ? start : (*records)[s->annotation_count - 1].chain) == s->annotation_head;
-      if (events_here && annotations_here) continue;
+      if (events_here && annotations_here) {
+        // Still here, but is its signature? A forger who removes it (and
+        // reseals the annotation chain) leaves the signed history intact and
+        // nobody attesting it: without this, verify said "unsigned:
+        // consistent" (or named only the forger's own key) for a game the
+        // keyring saw a trusted key sign (found by the tamper suite).
+        const bool signature_here = std::any_of(checks->begin(), checks->end(), [&](const store::SignatureCheck& c) {
+          const auto& g = c.signature();
+          return c.status != Status::Invalid && g.key_id == s->key_id && g.event_count == s->event_count &&
+                 g.head == s->event_head && g.annotation_count == s->annotation_count &&
+                 g.annotation_head == s->annotation_head;
+        });
+        if (signature_here || keyring.find(s->key_id) == nullptr) continue;
+        t.notes.push_back(fmt::format("WITHDRAWN: the keyring saw {} events and {} annotations signed {} at {}; that "
+                                      "signature is no longer in the store",
+                                      s->event_count, s->annotation_count, signer_of(keyring, s->key_id),
+                                      iso_utc(s->signed_at_ms)));
+        if (t.verdict == GameTrust::Verdict::Unsigned || t.verdict == GameTrust::Verdict::Unknown) {
+          t.verdict = GameTrust::Verdict::Stale;
+          t.line = fmt::format("stale: the state the keyring saw signed {} ({} events, {} annotations) is here, but "
+                               "its signature was removed; {} events and {} annotations since",
+                               signer_of(keyring, s->key_id), s->event_count, s->annotation_count,
+                               meta->event_count - s->event_count, records->size() - s->annotation_count);
+        }
+        continue;
+      }
       t.vanished = true;
       t.notes.push_back(fmt::format(
           "VANISHED: the state signed {} at {} ({} events, {} annotations) is no longer in this game: {} "

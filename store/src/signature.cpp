@@ -355,7 +355,18 @@ std::string invalid_because(const GameMeta& meta, const std::vector<AnnotationRe
     return fmt::format("it signed {} before it and is now annotation #{}: annotations before it were {}",
                        plural(s.annotation_count, "annotation"), r.n, s.annotation_count > r.n ? "removed" : "added");
   }
+  // What the message does not cover, the signature's own record must not
+  // vary: it stands at the last event it signed, and its bytes are the
+  // encoding of what it says (a moved seq, or bits set outside every field,
+  // resealed into the chain, passed as "trusted": found by the tamper suite).
+  if (r.seq + 1 != s.event_count) {
+    return fmt::format("it stands at seq {} but signed {} (the record was moved)", r.seq,
+                       plural(s.event_count, "event"));
+  }
   const core::Digest before = i == 0 ? annotation_chain_start(meta.identity) : records[i - 1].chain;
+  if (annotation_chain_next(before, events::encode_annotation(r.seq, r.value)) != r.chain) {
+    return "its stored bytes are not the encoding of what it says (bits outside its fields were set)";
+  }
   if (before != s.annotation_head) {
     return "the annotations before it are not what was signed (a dispute or ruling was altered, removed or "
            "reordered)";
@@ -376,7 +387,11 @@ std::string invalid_because(const GameMeta& meta, const std::vector<AnnotationRe
 }  // namespace
 
 Expected<std::vector<SignatureCheck>> check_signatures(const Reader& reader, core::GameId game) {
-  auto meta = reader.game(game);
+  // The record, not game(): nothing here needs GameCreated decoded, and a
+  // forger who resealed an event 0 this build cannot decode (an enumerant
+  // from "a newer warlog") made checking fail instead of INVALID (found by
+  // the tamper suite).
+  auto meta = reader.record(game);
   if (!meta) return tl::unexpected(meta.error());
   auto records = reader.annotations(game);
   if (!records) return tl::unexpected(records.error());
@@ -420,7 +435,7 @@ Expected<std::vector<SignatureCheck>> check_signatures(const Reader& reader, cor
 }
 
 Expected<std::vector<RulingSignatureCheck>> check_ruling_signatures(const Reader& reader, core::GameId game) {
-  auto meta = reader.game(game);
+  auto meta = reader.record(game);
   if (!meta) return tl::unexpected(meta.error());
   auto records = reader.annotations(game);
   if (!records) return tl::unexpected(records.error());

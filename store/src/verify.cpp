@@ -6,6 +6,8 @@
 #include <string>
 #include <variant>
 
+#include <sodium.h>
+
 #include "block.hpp"
 #include "shared.hpp"
 #include "warlog/events/codec.hpp"
@@ -29,17 +31,18 @@ Expected<bool> indexed_at(const detail::Shared& s, MDB_txn* txn, std::string_vie
   return *v && (*v)->size() == 8 && get_be64((*v)->data()) == game;
 }
 
-// Whether any identity-index entry names game: the index key of an imported
-// game is the head of the stream as imported, which an append since moved
-// on from, so the record cannot name it.
-Expected<bool> indexed_anywhere(const detail::Shared& s, MDB_txn* txn, core::GameId game) {
+// The keys of the identity-index entries that name game. An imported game's
+// key is the head of the stream as imported, which an append since moved on
+// from, so the record cannot name it: verify looks for it by value.
+Expected<std::vector<std::string>> index_keys_naming(const detail::Shared& s, MDB_txn* txn, core::GameId game) {
   auto cursor = lmdb::Cursor::open(txn, s.dbi.identity);
   if (!cursor) return detail::fail(s, "opening an identity cursor", cursor.error());
+  std::vector<std::string> out;
   for (auto e = cursor->get(MDB_FIRST);; e = cursor->get(MDB_NEXT)) {
     if (!e) return detail::fail(s, "reading the identity index", e.error());
-    if (!*e) return false;
+    if (!*e) return out;
     const auto v = cursor->value();
-    if (v.size() == 8 && get_be64(v.data()) == game) return true;
+    if (v.size() == 8 && get_be64(v.data()) == game) out.emplace_back(cursor->key());
   }
 }
 
@@ -66,6 +69,26 @@ Expected<VerifyReport> Reader::verify(core::GameId game) const {
   // A record a newer warlog wrote (Unsupported) is not damage: not for verify to judge.
   if (!meta && meta.error().code == ErrorCode::Unsupported) return tl::unexpected(meta.error());
   if (!meta) return broken(0, Kind::BadMetadata, meta.error().message);
+
+  // The identity index must point back: under the identity (a game created
+  // live), the head (imported, nothing appended since), or else under the
+  // head after some count, the stream as imported before later appends.
+  // Found by value, that key is matched against every prefix head below: any
+  // key passed before (found by the tamper suite: an altered key, or two
+  // games' entries swapped).
+  bool keyed = false;
+  for (const core::Digest* d : {&meta->identity, &meta->head}) {
+    auto at = indexed_at(s, txn_, digest_view(*d), game);
+    if (!at) return tl::unexpected(at.error());
+    keyed = keyed || *at;
+  }
+  std::vector<std::string> index_keys;
+  if (!keyed) {
+    auto keys = index_keys_naming(s, txn_, game);
+    if (!keys) return tl::unexpected(keys.error());
+    index_keys = std::move(*keys);
+  }
+  const bool match_prefixes = !keyed && !index_keys.empty();
 
   auto cursor = lmdb::Cursor::open(txn_, s.dbi.events);
   if (!cursor) return detail::fail(s, "opening an events cursor", cursor.error());
@@ -99,6 +122,12 @@ Expected<VerifyReport> Reader::verify(core::GameId game) const {
     const auto body = aligned.assign(b->body);
     detail::BodyReader in(body);
     std::optional<core::Seq> bad_tag;
+    crypto_generichash_state prefix{};  // S over the body so far: the head after each event
+    std::size_t hashed = 0;
+    if (match_prefixes) {
+      crypto_generichash_init(&prefix, nullptr, 0, 32);
+      crypto_generichash_update(&prefix, prev.data(), prev.size());
+    }
     for (core::Seq seq = first;; ++seq) {
       auto next = in.next();
       if (!next) return broken(seq, Kind::Undecodable, fmt::format("the block at {}: {}", range, next.error().message));
@@ -113,6 +142,15 @@ Expected<VerifyReport> Reader::verify(core::GameId game) const {
         return broken(seq, Kind::Undecodable, fmt::format("the block at {} holds more events than its {}", range, b->n));
       }
       const std::string_view bytes = **next;
+      if (match_prefixes && !keyed) {
+        const std::size_t upto = static_cast<std::size_t>(bytes.data() + bytes.size() - body.data());
+        crypto_generichash_update(&prefix, reinterpret_cast<const unsigned char*>(body.data()) + hashed, upto - hashed);
+        hashed = upto;
+        crypto_generichash_state copy = prefix;
+        core::Digest head{};
+        crypto_generichash_final(&copy, head.data(), head.size());
+        keyed = std::find(index_keys.begin(), index_keys.end(), digest_view(head)) != index_keys.end();
+      }
       if (!bad_tag && detail::event_tag(seq, bytes) != b->tag(seq - first)) bad_tag = seq;
       if (bad_tag) continue;  // reported below, once the block's body has been walked
       auto ev = events::decode_event(bytes);
@@ -165,16 +203,13 @@ Expected<VerifyReport> Reader::verify(core::GameId game) const {
                   "altered");
   }
 
-  auto own = indexed_at(s, txn_, digest_view(meta->identity), game);
-  if (!own) return tl::unexpected(own.error());
-  if (!*own) {
-    auto at_head = indexed_at(s, txn_, digest_view(meta->head), game);
-    if (!at_head) return tl::unexpected(at_head.error());
-    if (!*at_head) {
-      auto any = indexed_anywhere(s, txn_, game);
-      if (!any) return tl::unexpected(any.error());
-      if (!*any) return broken(0, Kind::IdentityMismatch, "no identity-index entry points at this game");
-    }
+  if (!keyed) {
+    return broken(0, Kind::IdentityMismatch,
+                  index_keys.empty()
+                      ? std::string("no identity-index entry points at this game")
+                      : std::string("the identity-index entry naming this game is under a key that is neither its "
+                                    "identity nor its chain's head after any count (the key was altered, or another "
+                                    "game's entry moved here)"));
   }
 
   if (created) {

@@ -148,8 +148,16 @@ TEST_F(HostileStore, AnUnknownPayloadKindIsUnsupportedForThatGameOnly) {
     ASSERT_TRUE(raw && *raw);
     auto meta = decode_game_meta(**raw);
     ASSERT_TRUE(meta);
+    const core::Digest old_head = meta->head;
     meta->head = block.s;
     test::put_raw(txn, games, view(key), encode_game_meta(*meta));
+    // And the identity-index entry, keyed by the head as imported (verify checks the key).
+    MDB_dbi identity = 0;
+    ASSERT_TRUE(lmdb::dbi_open(txn, kDbIdentity, 0, identity));
+    const std::string_view old_key(reinterpret_cast<const char*>(old_head.data()), 32);
+    ASSERT_TRUE(lmdb::del(txn, identity, old_key).value());
+    test::put_raw(txn, identity, std::string_view(reinterpret_cast<const char*>(block.s.data()), 32),
+                  std::string(view(key)));
   });
   const std::string before = slurp(data());
 

@@ -96,8 +96,17 @@ class SignatureTest : public ::testing::Test {
     edit_raw(dir_.store(), kDbGames, [&](MDB_txn* txn, MDB_dbi dbi) {
       auto meta = decode_game_meta(*lmdb::get(txn, dbi, view(game_key(1))).value());
       ASSERT_TRUE(meta);
+      const core::Digest old_head = meta->head;
       meta->head = head;
       test::put_raw(txn, dbi, view(game_key(1)), encode_game_meta(*meta));
+      // The identity-index key of an imported game is its head: a
+      // consistent forger re-keys it too (verify checks it).
+      MDB_dbi identity = 0;
+      ASSERT_EQ(mdb_dbi_open(txn, kDbIdentity, 0, &identity), 0);
+      const std::string_view old_key(reinterpret_cast<const char*>(old_head.data()), 32);
+      ASSERT_TRUE(lmdb::del(txn, identity, old_key).value());
+      test::put_raw(txn, identity, std::string_view(reinterpret_cast<const char*>(head.data()), 32),
+                    std::string(view(game_key(1))));
     });
   }
 

@@ -139,7 +139,7 @@ inline void put_raw(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string
 enum class Forge {
   Bytes,       // only the event's bytes: its tag no longer holds
   Tags,        // and the block's tags: the block's S no longer holds
-  Consistent,  // and every S after it and the record's head: verify sees a consistent store
+  Consistent,  // and every S after it, the record's head and the index key: verify sees a consistent store
 };
 
 // Rewrites game's event `seq` (its canonical bytes) with edit(bytes) in a
@@ -175,8 +175,21 @@ void forge_event(const fs::path& path, core::GameId game, core::Seq seq, Edit&& 
     ASSERT_TRUE(raw && *raw);
     auto meta = decode_game_meta(**raw);
     ASSERT_TRUE(meta);
+    const core::Digest old_head = meta->head;
     meta->head = head;
     put_raw(txn, dbi, view(game_key(game)), encode_game_meta(*meta));
+    // An imported game's identity-index entry is keyed by its head as
+    // imported: a consistent forger re-keys it too (verify checks the key).
+    MDB_dbi identity = 0;
+    ASSERT_EQ(mdb_dbi_open(txn, kDbIdentity, 0, &identity), 0);
+    const std::string_view old_key(reinterpret_cast<const char*>(old_head.data()), old_head.size());
+    auto entry = lmdb::get(txn, identity, old_key);
+    ASSERT_TRUE(entry);
+    if (*entry && (*entry)->size() == 8 && get_be64((*entry)->data()) == game) {
+      const std::string value(**entry);
+      ASSERT_TRUE(lmdb::del(txn, identity, old_key).value());
+      put_raw(txn, identity, std::string_view(reinterpret_cast<const char*>(head.data()), head.size()), value);
+    }
   });
 }
 

@@ -92,7 +92,8 @@ struct GameTrust {
   enum class Verdict : std::uint8_t {
     Trusted,   // a current valid signature by a trusted key
     Unknown,   // a current valid signature, by no trusted key
-    Stale,     // signatures hold, but events or annotations were added since
+    Stale,     // signatures hold, but events or annotations were added since; or a state the
+               // keyring saw signed by a trusted key is here but its signature was removed
     Invalid,   // a signature does not hold
     Unsigned,  // no signature: consistent, nobody attests it
   };
