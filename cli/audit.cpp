@@ -74,7 +74,7 @@ int run_audit(const Options& o) {
   VerbJob job;
   job.jobs = o.jobs;
   job.progress = "audited";
-  job.run = [&ao, format = o.format](const Archive& archive, core::GameId id, replay::Outbox& box) {
+  job.run = [&ao, format = o.format, times = o.times](const Archive& archive, core::GameId id, replay::Outbox& box) {
     auto r = archive.audit(id, *ao);
     if (!r) {
       box.put(kStderr, fmt::format("warlog: {}{}\n", r.error().code == ErrorCode::DataLoss ? "data loss: " : "",
@@ -86,13 +86,15 @@ int run_audit(const Options& o) {
     r->drop_state(format == "json");
     box.put(kTally, tally({r->game.events, r->violations(), r->findings.size() - r->violations()}));
     if (format == "json") {
-      box.put(kPiece, replay::audit_json(*r).dump());
+      nlohmann::json j = replay::audit_json(*r);
+      if (times) j["times"] = replay::audit_times_json(*r);
+      box.put(kPiece, j.dump());
     } else if (format == "junit") {
       box.put(kPiece, junit_case(fmt::format("game {}: {}", r->game.id, r->game.title), r->violations() ? "violation" : "",
                                  fmt::format("{} violation(s)", r->violations()),
                                  r->violations() ? replay::audit_text(*r) : ""));
     } else {
-      put_stdout(box, replay::audit_text(*r));
+      put_stdout(box, replay::audit_text(*r) + (times ? replay::audit_times_text(*r) : std::string()));
     }
   };
 

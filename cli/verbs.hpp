@@ -35,6 +35,7 @@ struct Options {
   // rule-diff
   std::string base_ruleset, candidate_ruleset, base_catalog, candidate_catalog;
   bool snapshots = false;  // verify --snapshots
+  bool times = false;      // audit --times
 };
 
 int run_import(const Options& o);

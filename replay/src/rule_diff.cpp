@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "context.hpp"
+#include "stream.hpp"
+#include "warlog/core/corrections.hpp"
 #include "warlog/replay/report.hpp"
 #include "warlog/store/store.hpp"
 
@@ -76,26 +78,59 @@ Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const Rule
   core::GameState sb, sc;
   std::vector<core::Finding> fb, fc;
   std::vector<LocatedFinding> all_b, all_c;
+  auto diverges = [&](const core::Event& ev, const core::GameState& state_b, const core::GameState& state_c,
+                      const std::vector<core::Finding>& found_b, const std::vector<core::Finding>& found_c) {
+    if (diff.first || (found_b == found_c && state_b == state_c)) return;
+    Divergence d{ev.seq,  ev.turn, ev.phase, ev.seat, std::string(core::payload_name(ev.payload)),
+                 {},      {},      found_b != found_c};
+    if (!(state_b == state_c)) {
+      const auto lb = lines_of(core::to_text(state_b));
+      const auto lc = lines_of(core::to_text(state_c));
+      d.base_only = only_in(lb, lc);
+      d.candidate_only = only_in(lc, lb);
+    }
+    diff.first = std::move(d);
+  };
+  bool corrected = false;
   auto n = reader->scan(id, 0, store::kEndSeq, [&](const core::Event& ev) {
+    if (core::is_correction(ev.payload)) {
+      corrected = true;  // compared again below, through corrections.hpp
+      return false;
+    }
     fb.clear();
     fc.clear();
     core::apply(base, sb, ev, fb);
     core::apply(cand, sc, ev, fc);
-    if (!diff.first && (fb != fc || !(sb == sc))) {
-      Divergence d{ev.seq, ev.turn, ev.phase, ev.seat, std::string(core::payload_name(ev.payload)), {}, {}, fb != fc};
-      if (!(sb == sc)) {
-        const auto lb = lines_of(core::to_text(sb));
-        const auto lc = lines_of(core::to_text(sc));
-        d.base_only = only_in(lb, lc);
-        d.candidate_only = only_in(lc, lb);
-      }
-      diff.first = std::move(d);
-    }
+    diverges(ev, sb, sc, fb, fc);
     locate_findings(fb, ev, all_b);
     locate_findings(fc, ev, all_c);
     return true;
   });
   if (!n) return tl::unexpected(Error{n.error().code, fmt::format("game {}: {}", id, n.error().message)});
+  if (corrected) {
+    // State after state under both, each the fold of the events that count;
+    // the findings compared are the final ones (a void may revise a
+    // finding of an event before it).
+    auto events = detail::read_stream(*reader, id, store::kEndSeq);
+    if (!events) return tl::unexpected(Error{events.error().code, fmt::format("game {}: {}", id, events.error().message)});
+    diff.first.reset();
+    core::CorrectedFold b(base, *events);
+    core::CorrectedFold c(cand, *events);
+    while (!b.done()) {
+      const core::Event& ev = (*events)[b.position()];
+      fb.clear();
+      fc.clear();
+      b.step(fb);
+      c.step(fc);
+      diverges(ev, b.state(), c.state(), fb, fc);
+    }
+    sb = b.state();
+    sc = c.state();
+    all_b.clear();
+    all_c.clear();
+    locate_all(b.findings(), *events, all_b);
+    locate_all(c.findings(), *events, all_c);
+  }
   diff.added = minus(all_c, all_b);
   diff.removed = minus(all_b, all_c);
   diff.base = outcome_of(sb);

@@ -24,6 +24,13 @@ namespace warlog::replay {
 // catalog, digest, violations, findings[].
 [[nodiscard]] nlohmann::json audit_json(const GameAudit& audit);
 
+// The recorded time of each turn and phase part (audit --times), for
+// slow-play claims: "  times: none recorded" when the game has none. JSON:
+// {"parts": [{turn, phase, seat, first, last, start_ms, end_ms, ms}],
+//  "turns": [{turn, start_ms, end_ms, ms}]}.
+[[nodiscard]] std::string audit_times_text(const GameAudit& audit);
+[[nodiscard]] nlohmann::json audit_times_json(const GameAudit& audit);
+
 // "Alice (Claw Empire) vs Bruno (Paw Coalition)".
 [[nodiscard]] std::string seats_line(const GameSummary& g);
 

@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "warlog/replay/corrections.hpp"
 #include "warlog/replay/finding_list.hpp"
 #include "warlog/replay/replay.hpp"
 
@@ -63,6 +64,7 @@ struct GameSurvey {
   std::vector<TurnFigures> turns;        // one per turn reached, in order
   core::Seq events = 0;                  // events surveyed: seqs 0..events-1
   core::GameState state;                 // the fold after event events-1
+  std::vector<StruckEvent> struck;       // events the fold skips (corrections.hpp); empty for most games
   std::shared_ptr<const core::Catalog> catalog;  // what it was folded under
   std::shared_ptr<const core::Ruleset> ruleset;
 };
