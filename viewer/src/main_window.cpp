@@ -326,6 +326,7 @@ void MainWindow::show_session() {
   GameSession* s = session_.get();
   timeline_->set_game(s->spans(), seats, finding_seqs(s->findings()),
                       [s](core::Seq from, core::Seq to) { return s->events(from, to); });
+  timeline_->set_struck(s->struck());
   all_findings_->share_findings(s->shared_findings(), seats);
   detail_tabs_->setTabText(2, tr("All findings (%1)").arg(s->findings().size()));
   charts_->set_turns(s->turns(), seats);
