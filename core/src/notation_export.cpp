@@ -185,6 +185,18 @@ std::string export_notation(const std::vector<Event>& events) {
     ++i;
   }
 
+  // Tags take no time: say so rather than drop a live game's header times silently.
+  for (std::size_t h = 0; h < i; ++h) {
+    if (events[h].recorded_at_ms != 0) {
+      out += fmt::format("# not expressible: the header's events were recorded at {} and on (tags take no time)\n",
+                         notation::format_stamp(events[h].recorded_at_ms,
+                                                std::holds_alternative<GameCreated>(events[0].payload)
+                                                    ? std::string_view(std::get<GameCreated>(events[0].payload).date)
+                                                    : std::string_view()));
+      break;
+    }
+  }
+
   // A struck line says so in a comment: the parser skips it, so the round
   // trip stays exact, and a reader of the export sees what the fold skips.
   const std::vector<Mark> marks = has_corrections(events) ? standings(events) : std::vector<Mark>{};

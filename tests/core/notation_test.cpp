@@ -466,5 +466,15 @@ TEST(NotationTimes, ExportWritesTimesBackAndTheRoundTripIsExact) {
   EXPECT_EQ(export_notation(back.game.events), out);
 }
 
+TEST(NotationTimes, ExportSaysWhenTheHeadersEventsHadTimes) {
+  ParseResult r = parse(kTimed + "@16:04:31 Turn 1\n");
+  ASSERT_TRUE(r.ok()) << errors_of(r);
+  r.game.events[0].recorded_at_ms = 1'773'504'200'000;  // a game created live: 16:03:20
+  const std::string out = export_notation(r.game.events);
+  EXPECT_NE(out.find("# not expressible: the header's events were recorded at @16:03:20 and on (tags take no time)\n"),
+            std::string::npos)
+      << out;
+}
+
 }  // namespace
 }  // namespace warlog::core
