@@ -50,8 +50,8 @@ int run_audit(const Options& o) {
   VerbJob job;
   job.jobs = o.jobs;
   job.progress = "audited";
-  job.run = [&ao, &format, &rule, floor, pieces, quiet = o.quiet](const Archive& archive, core::GameId id,
-                                                                 replay::Outbox& box) {
+  job.run = [&ao, &format, &rule, floor, pieces, quiet = o.quiet, times = o.times](
+                const Archive& archive, core::GameId id, replay::Outbox& box) {
     auto r = archive.audit(id, *ao);
     if (!r) {
       box.put(kStderr, fmt::format("warlog: {}{}\n", r.error().code == ErrorCode::DataLoss ? "data loss: " : "",
@@ -65,17 +65,20 @@ int run_audit(const Options& o) {
     box.put(kTally, tally({r->game.events, r->violations(), r->findings.size() - r->violations()}));
     if (!pieces || (quiet && r->findings.empty() && format != "junit")) return;
     if (format == "json") {
-      box.put(kPiece, replay::audit_json(*r).dump());
+      nlohmann::json j = replay::audit_json(*r);
+      if (times) j["times"] = replay::audit_times_json(*r);
+      box.put(kPiece, j.dump());
     } else if (format == "jsonl") {
       nlohmann::json line{{"type", "game"}, {"schema", schema_json("audit")}};
       line.update(replay::audit_json(*r));
+      if (times) line["times"] = replay::audit_times_json(*r);
       box.put(kPiece, line.dump());
     } else if (format == "junit") {
       box.put(kPiece, junit_case(fmt::format("game {}: {}", r->game.id, r->game.title), r->violations() ? "violation" : "",
                                  fmt::format("{} violation(s)", r->violations()),
                                  r->violations() ? replay::audit_text(*r) : ""));
     } else {
-      put_stdout(box, replay::audit_text(*r));
+      put_stdout(box, replay::audit_text(*r) + (times ? replay::audit_times_text(*r) : std::string()));
     }
   };
 

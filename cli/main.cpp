@@ -69,6 +69,8 @@ int main(int argc, char** argv) {
   audit->add_flag("--summary", opts.summary, "Only the totals");
   audit->add_option("--jobs,-j", opts.jobs, "Threads (default: one per core)");
   audit->add_option("--shard", opts.shard, "Only games whose id % N == K, as K/N: one machine's share");
+  audit->add_flag("--times", opts.times,
+                  "Also show the recorded time of each turn and phase part (for slow-play claims); JSON: \"times\"");
   audit->footer("Each finding names its rule, severity and basis: written (a rules document), assumed (a page not\n"
                 "published yet) or warlog (the log's own consistency, docs/warlog-rules.md); `warlog rules ID` says more.\n"
                 "--severity and --rule choose the findings reported, counted and exited on; --quiet leaves out\n"
@@ -77,6 +79,8 @@ int main(int argc, char** argv) {
                 "Exit 0 when no game has a violation, 1 when any has, 2 on error. A game that cannot be\n"
                 "audited (its record or events damaged, or written by a newer warlog) is one line on stderr\n"
                 "and exit 2; the other games are still audited and reported.\n"
+                "Corrections (void, backup: docs/warlog-rules.md) are notes; the events they strike are listed\n"
+                "after the findings as ~~Event~~ with who struck them and why, and their findings are notes.\n"
                 "A progress line with rate and ETA is shown when stderr is a terminal.");
 
   CLI::App* diff = app.add_subcommand("rule-diff", "Re-audit games under a changed ruleset or card list: what changes");

@@ -43,6 +43,7 @@ struct Options {
   std::string rule;      // --rule ID: only games whose findings under it (change)
   bool quiet = false;    // audit --quiet: only games with findings
   std::string severity;  // audit --severity LEVEL: findings at least this severe
+  bool times = false;      // audit --times
 };
 
 int run_import(const Options& o);

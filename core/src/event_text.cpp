@@ -65,6 +65,15 @@ class TextChecker {
   void operator()(const CardsDiscarded& p) { names("cards", p.cards); }
   void operator()(const TerritoryControlTaken&) {}
   void operator()(const TroopFled&) {}
+  // --- Corrections (a backup's signature is bytes, not text)
+  void operator()(const Voided& p) {
+    text("reason", p.reason);
+    text("by", p.by);
+  }
+  void operator()(const BackupTo& p) {
+    text("reason", p.reason);
+    text("by", p.by);
+  }
 
   [[nodiscard]] const std::optional<std::string>& error() const { return error_; }
 

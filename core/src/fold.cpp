@@ -4,6 +4,7 @@
 
 #include "rules/rule_ids.hpp"
 #include "step.hpp"
+#include "warlog/core/corrections.hpp"
 
 namespace warlog::core {
 
@@ -14,7 +15,8 @@ std::string_view payload_name(const Payload& p) noexcept {
       "GambitStocked", "CardPlayed",     "TroopMoved",      "TroopsShifted",  "AbilityUsed",
       "TroopBurrowed", "TroopUnburrowed", "ShotteFired",    "ChargeDeclared", "ChargeDeclined",
       "LocalFavorUsed", "CombatResolved", "TroopLost",      "TroopDefeated",  "LostTroopRecovered",
-      "ProvisionsPaid", "CardsDiscarded", "TerritoryControlTaken", "TroopFled"};
+      "ProvisionsPaid", "CardsDiscarded", "TerritoryControlTaken", "TroopFled",
+      "Voided",        "BackupTo"};
   static_assert(std::size(kNames) == std::variant_size_v<Payload>);
   return kNames[p.index()];
 }
@@ -27,6 +29,9 @@ void apply(const Context& ctx, GameState& state, const Event& ev, std::vector<Fi
                             state.next_seq == 0 ? 0 : state.next_seq - 1, state.next_seq));
   }
   state.next_seq = ev.seq + 1;
+  // A correction needs the stream before it: fold() and CorrectedFold
+  // (corrections.cpp) read it; apply() alone passes over it.
+  if (is_correction(ev.payload)) return;
 
   if (!state.created && !std::holds_alternative<GameCreated>(ev.payload)) {
     step.report(rule_id::kLogSetup, fmt::format("{} before GameCreated", payload_name(ev.payload)));
@@ -40,7 +45,11 @@ void apply(const Context& ctx, GameState& state, const Event& ev, std::vector<Fi
     step.report(rule_id::kLogOrder, fmt::format("{} after the game ended", payload_name(ev.payload)));
     return;
   }
-  std::visit([&](const auto& payload) { detail::on(step, payload); }, ev.payload);
+  std::visit(
+      [&]<class P>(const P& payload) {
+        if constexpr (!std::is_same_v<P, Voided> && !std::is_same_v<P, BackupTo>) detail::on(step, payload);
+      },
+      ev.payload);
   if (step.dropped != 0) {
     // The cap is lifted for this one line, which names what was left out.
     const detail::Step summary{ctx, state, ev, out, out.size(), 0, {}};
@@ -60,6 +69,14 @@ void apply(const Context& ctx, GameState& state, const Event& ev, std::vector<Fi
 }
 
 GameState fold(const Context& ctx, std::span<const Event> events, std::vector<Finding>& out) {
+  if (has_corrections(events)) {
+    CorrectedFold f(ctx, events);
+    std::vector<Finding> scratch;
+    while (!f.done()) f.step(scratch);
+    const std::vector<Finding> all = f.findings();
+    out.insert(out.end(), all.begin(), all.end());
+    return f.state();
+  }
   GameState state;
   for (const Event& ev : events) apply(ctx, state, ev, out);
   return state;

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "notation_parser.hpp"
 #include "warlog/core/text.hpp"
 
@@ -44,7 +46,30 @@ void Parser::feed(const SourceLine& line) {
            "save the file as UTF-8");
     return;
   }
-  const LexedLine lexed = lex(line.text);
+  // A leading @TIME is the line's recording time: read here and blanked
+  // out (spaces keep every later column), so the lexer never sees '@'.
+  line_time = 0;
+  std::int64_t stamp = 0;
+  std::string timed;
+  std::string_view text = line.text;
+  if (const std::size_t at = text.find_first_not_of(" \t"); at != std::string_view::npos && text[at] == '@') {
+    const std::size_t end = std::min(text.find_first_of(" \t", at), text.size());
+    std::string why;
+    const auto ms = notation::parse_stamp(text.substr(at + 1, end - at - 1), created.date, why);
+    if (!ms) {
+      report(column(text, at), why, fmt::format("'{}'", text.substr(at, std::min<std::size_t>(end - at, 40))));
+      return;
+    }
+    if (const std::size_t next = text.find_first_not_of(" \t", end); next != std::string_view::npos && text[next] == '[') {
+      report(column(text, at), "a time before an action or marker, not a tag", "'@'");
+      return;
+    }
+    stamp = *ms;
+    timed.assign(text);
+    std::fill(timed.begin() + static_cast<std::ptrdiff_t>(at), timed.begin() + static_cast<std::ptrdiff_t>(end), ' ');
+    text = timed;
+  }
+  const LexedLine lexed = lex(text);
   if (lexed.error) {
     report(lexed.error->col, lexed.error->expected, lexed.error->found, lexed.error->hint);
     // A line that does not lex still tells whether the header is over.
@@ -55,12 +80,16 @@ void Parser::feed(const SourceLine& line) {
     return;
   }
   Cursor c(lexed.tokens);
-  if (c.at(Tok::End)) return;  // blank or comment
+  if (c.at(Tok::End)) {  // blank or comment
+    if (stamp != 0) report(1, "an action or marker after the time", "end of line");
+    return;
+  }
   try {
     if (!header_done && c.at(Tok::LBracket)) {
       tag(c);
     } else {
-      if (!header_done) finish_header(&c.peek());
+      if (!header_done) finish_header(&c.peek());  // the header's events take no time
+      line_time = stamp;
       body(c);
     }
   } catch (const SyntaxStop&) {

@@ -201,6 +201,52 @@ Payload end(Parser& p, Cursor& c) {
   return out;
 }
 
+// Corrections: `void SEQ "reason" [by "WHO"]` and `backup SEQ "reason"
+// [by "JUDGE"] [signed "HEX"]`. SEQ is the target's position in the stream
+// (the seq `warlog record` acknowledges); the fold checks it (corrections.hpp).
+constexpr long long kMaxSeq = 0x7fffffffffffffffLL;
+
+std::string by(Parser& p, Cursor& c) {
+  if (!c.at_word("by")) return {};
+  c.next();
+  return p.text(c, "who made the correction, quoted");
+}
+
+Payload void_(Parser& p, Cursor& c) {
+  Voided out;
+  out.target = static_cast<Seq>(p.integer(c, "the seq of the voided event", 0, kMaxSeq));
+  out.reason = p.text(c, "the reason, quoted");
+  out.by = by(p, c);
+  return out;
+}
+
+int hex_digit(char ch) {
+  if (ch >= '0' && ch <= '9') return ch - '0';
+  if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+  return -1;
+}
+
+Payload backup(Parser& p, Cursor& c) {
+  BackupTo out;
+  out.target = static_cast<Seq>(p.integer(c, "the seq the backup returns to before", 0, kMaxSeq));
+  out.reason = p.text(c, "the reason, quoted");
+  out.by = by(p, c);
+  if (c.at_word("signed")) {
+    c.next();
+    const Token at = c.peek();
+    const std::string hex = p.text(c, "the signature as quoted lowercase hex");
+    bool ok = hex.size() % 2 == 0;
+    for (std::size_t i = 0; ok && i < hex.size(); i += 2) {
+      const int hi = hex_digit(hex[i]);
+      const int lo = hex_digit(hex[i + 1]);
+      ok = hi >= 0 && lo >= 0;
+      if (ok) out.signature.push_back(static_cast<char>(hi << 4 | lo));
+    }
+    if (!ok) p.fail(at, "the signature as quoted lowercase hex, whole bytes");
+  }
+  return out;
+}
+
 constexpr Verb kVerbs[] = {
     {"draw", draw, false, false},         {"forage", forage, false, false},
     {"return", return_, false, false},    {"stock", stock, false, false},
@@ -214,6 +260,7 @@ constexpr Verb kVerbs[] = {
     {"pay", pay, false, false},           {"discard", discard, false, false},
     {"control", control, false, false},   {"fled", fled, false, false},
     {"Morale", morale, true, false},      {"end", end, true, true},
+    {"void", void_, true, false},         {"backup", backup, true, false},
 };
 
 std::optional<Phase> phase_marker(std::string_view word) {
@@ -232,7 +279,7 @@ std::vector<std::string_view> every_word() {
 }  // namespace
 
 void Parser::emit(Payload payload, Seat seat, std::uint16_t turn, Phase phase, std::uint32_t line) {
-  game.events.push_back(Event{0, game.events.size(), turn, phase, seat, std::move(payload)});
+  game.events.push_back(Event{0, game.events.size(), turn, phase, seat, std::move(payload), line_time});
   game.lines.push_back(line);
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "notation_lex.hpp"
+#include "warlog/core/corrections.hpp"
 #include "warlog/core/notation.hpp"
 
 namespace warlog::core {
@@ -115,6 +116,25 @@ struct ActionText {
     const auto k = static_cast<std::size_t>(p.victory);
     return fmt::format("end {} {}", seat_ref(p.winner), k < std::size(kKinds) ? kKinds[k] : "unfinished");
   }
+  std::string operator()(const Voided& p) const {
+    std::string out = fmt::format("void {} {}", p.target, quote(p.reason));
+    if (!p.by.empty()) out += " by " + quote(p.by);
+    return out;
+  }
+  std::string operator()(const BackupTo& p) const {
+    std::string out = fmt::format("backup {} {}", p.target, quote(p.reason));
+    if (!p.by.empty()) out += " by " + quote(p.by);
+    if (!p.signature.empty()) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      std::string hex;
+      for (const unsigned char ch : p.signature) {
+        hex.push_back(kHex[ch >> 4]);
+        hex.push_back(kHex[ch & 0xF]);
+      }
+      out += " signed " + quote(hex);
+    }
+    return out;
+  }
   // Frame and setup payloads are printed by export_notation itself.
   std::string operator()(const GameCreated&) const { return {}; }
   std::string operator()(const ArmyRegistered&) const { return {}; }
@@ -165,6 +185,41 @@ std::string export_notation(const std::vector<Event>& events) {
     ++i;
   }
 
+  // Tags take no time: say so rather than drop a live game's header times silently.
+  for (std::size_t h = 0; h < i; ++h) {
+    if (events[h].recorded_at_ms != 0) {
+      out += fmt::format("# not expressible: the header's events were recorded at {} and on (tags take no time)\n",
+                         notation::format_stamp(events[h].recorded_at_ms,
+                                                std::holds_alternative<GameCreated>(events[0].payload)
+                                                    ? std::string_view(std::get<GameCreated>(events[0].payload).date)
+                                                    : std::string_view()));
+      break;
+    }
+  }
+
+  // A struck line says so in a comment: the parser skips it, so the round
+  // trip stays exact, and a reader of the export sees what the fold skips.
+  const std::vector<Mark> marks = has_corrections(events) ? standings(events) : std::vector<Mark>{};
+  auto struck = [&](std::size_t at) -> std::string {
+    if (at >= marks.size()) return {};
+    switch (marks[at].standing) {
+      case Standing::Voided: return fmt::format("  # voided at seq {}", marks[at].by);
+      case Standing::Superseded: return fmt::format("  # superseded by the backup at seq {}", marks[at].by);
+      case Standing::Refused: return "  # refused: takes no effect (see audit)";
+      case Standing::Effective:
+      case Standing::Correction: return {};
+    }
+    return {};
+  };
+
+  // A recorded time goes before the line's verb (docs/notation.md › Times).
+  const std::string& date =
+      !events.empty() && std::holds_alternative<GameCreated>(events[0].payload) ? std::get<GameCreated>(events[0].payload).date
+                                                                               : std::string();
+  auto stamp = [&](const Event& ev) -> std::string {
+    return ev.recorded_at_ms == 0 ? std::string() : notation::format_stamp(ev.recorded_at_ms, date) + " ";
+  };
+
   // The parser's context (notation_body.cpp), followed step by step.
   std::uint16_t turn = 0;
   Phase phase = Phase::Setup;
@@ -173,7 +228,7 @@ std::string export_notation(const std::vector<Event>& events) {
     const Event& ev = events[i];
     const Payload& p = ev.payload;
     if (std::holds_alternative<TurnStarted>(p)) {
-      out += fmt::format("\nTurn {}\n", ev.turn);
+      out += fmt::format("\n{}Turn {}{}\n", stamp(ev), ev.turn, struck(i));
       turn = ev.turn;
       phase = Phase::Muster;
       seat = kNoSeat;
@@ -186,7 +241,7 @@ std::string export_notation(const std::vector<Event>& events) {
       }
       std::string name(to_string(ev.phase));
       name[0] = static_cast<char>(name[0] - 'a' + 'A');
-      out += fmt::format("{} {}\n", name, seat_ref(ev.seat));
+      out += fmt::format("{}{} {}{}\n", stamp(ev), name, seat_ref(ev.seat), struck(i));
       phase = ev.phase;
       seat = ev.seat;
       continue;
@@ -199,12 +254,13 @@ std::string export_notation(const std::vector<Event>& events) {
       // Only a stream not made by the parser gets here; say what is lost.
       out += fmt::format("# note: the next event was recorded as turn {}, {}\n", ev.turn, to_string(ev.phase));
     }
-    const bool table_wide = std::holds_alternative<MoraleChecked>(p) || std::holds_alternative<GameEnded>(p);
+    const bool table_wide = std::holds_alternative<MoraleChecked>(p) || std::holds_alternative<GameEnded>(p) ||
+                            std::holds_alternative<Voided>(p) || std::holds_alternative<BackupTo>(p);
     const Seat default_seat = table_wide ? kNoSeat : seat;
     const bool needs_prefix = ev.seat != default_seat || (!table_wide && seat == kNoSeat);
     const std::string prefix = needs_prefix ? seat_ref(ev.seat) + ": " : "";
     out += table_wide ? "" : "  ";
-    out += prefix + std::visit(ActionText{}, p) + "\n";
+    out += stamp(ev) + prefix + std::visit(ActionText{}, p) + struck(i) + "\n";
   }
   return out;
 }

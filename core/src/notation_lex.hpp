@@ -75,6 +75,17 @@ struct LexedLine {
 // The candidate closest to `word`, or "" when none is close enough to help.
 [[nodiscard]] std::string closest_word(std::string_view word, const std::vector<std::string_view>& candidates);
 
+// A line's recording time (docs/notation.md › Times): `@16:04:31` or
+// `@16:04:31.250` on the game's [Date] (ISO 8601, "2026-03-14"), or a full
+// UTC stamp `@2026-03-14T16:04:31Z` / `@2026-03-14T16:04:31.250Z`. `text` is
+// what follows the '@'. Returns ms since the Unix epoch UTC, or nullopt with
+// `why` set (what was expected).
+[[nodiscard]] std::optional<std::int64_t> parse_stamp(std::string_view text, std::string_view date,
+                                                      std::string& why);
+// The stamp export writes for `ms` (> 0): the time of day when it falls on
+// `date`, else the full stamp; milliseconds only when not zero. With '@'.
+[[nodiscard]] std::string format_stamp(std::int64_t ms, std::string_view date);
+
 // One entry of a deck list ("3 Ironclaw Lancer"), with where its parts start.
 struct DeckEntry {
   int count = 0;

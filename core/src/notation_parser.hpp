@@ -98,6 +98,7 @@ struct Parser {
   const DeckLoader& load_deck;
 
   std::uint32_t line_no = 0;  // the line being parsed
+  std::int64_t line_time = 0;  // its @TIME as ms UTC; 0 = none
   std::uint32_t last_line = 0;
   std::uint32_t last_line_end_col = 1;
   std::vector<NotationError> errors;

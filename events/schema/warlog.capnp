@@ -143,7 +143,10 @@ struct Event {
     cardsDiscarded @26 :CardsDiscarded;
     territoryControlTaken @27 :TerritoryControlTaken;
     troopFled @28 :TroopFled;
-    # Next free ordinal: @29.
+    # Corrections (the recording issue; architecture.md › Store format 2 › 2)
+    voided @29 :Voided;
+    backupTo @30 :BackupTo;
+    # Next free ordinal: @31.
   }
 }
 
@@ -300,6 +303,22 @@ struct TerritoryControlTaken {
 # A Shocked Troop fled for want of Provisions, as recorded; the fold checks it.
 struct TroopFled {
   space @0 :Space;
+}
+
+# A scorekeeper's slip: the fold skips event `target` (still in the chain).
+struct Voided {
+  target @0 :UInt64;
+  reason @1 :Text;
+  by @2 :Text;              # who voided it, as recorded
+}
+
+# A judge's backup: the state returns to just before event `target`; the
+# events between stay in the chain, superseded.
+struct BackupTo {
+  target @0 :UInt64;
+  reason @1 :Text;
+  by @2 :Text;              # the judge: a keyring key id or a signer's name
+  signature @3 :Data;       # Ed25519 by `by`'s key; empty = unsigned
 }
 
 # --- Snapshots of folded state ----------------------------------------------

@@ -18,7 +18,7 @@ using Which = cs::Event::Payload::Which;
 
 // The union must name exactly core's alternatives; a member added on one side
 // only is caught here (and by -Wswitch in read_payload).
-static_assert(static_cast<std::size_t>(Which::TROOP_FLED) + 1 ==
+static_assert(static_cast<std::size_t>(Which::BACKUP_TO) + 1 ==
               std::variant_size_v<core::Payload>);
 
 std::string str(capnp::Text::Reader t) { return std::string(t.begin(), t.size()); }
@@ -155,6 +155,14 @@ core::TerritoryControlTaken read(cs::TerritoryControlTaken::Reader r) {
 }
 core::TroopFled read(cs::TroopFled::Reader r) { return {read_space(r.getSpace())}; }
 
+// --- Corrections -----------------------------------------------------------
+core::Voided read(cs::Voided::Reader r) { return {r.getTarget(), str(r.getReason()), str(r.getBy())}; }
+core::BackupTo read(cs::BackupTo::Reader r) {
+  const auto sig = r.getSignature();
+  return {r.getTarget(), str(r.getReason()), str(r.getBy()),
+          std::string(reinterpret_cast<const char*>(sig.begin()), sig.size())};
+}
+
 }  // namespace
 
 core::Payload read_payload(Union r) {
@@ -188,6 +196,8 @@ core::Payload read_payload(Union r) {
     case Which::CARDS_DISCARDED: return read(r.getCardsDiscarded());
     case Which::TERRITORY_CONTROL_TAKEN: return read(r.getTerritoryControlTaken());
     case Which::TROOP_FLED: return read(r.getTroopFled());
+    case Which::VOIDED: return read(r.getVoided());
+    case Which::BACKUP_TO: return read(r.getBackupTo());
   }
   // The schema only appends union members, so a discriminant past the last
   // known one was written by a newer build.

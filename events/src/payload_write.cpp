@@ -190,6 +190,24 @@ void put(Union u, const core::TerritoryControlTaken& p) {
 }
 void put(Union u, const core::TroopFled& p) { write_space(u.initTroopFled().initSpace(), p.space); }
 
+// --- Corrections -----------------------------------------------------------
+void put(Union u, const core::Voided& p) {
+  auto b = u.initVoided();
+  b.setTarget(p.target);
+  b.setReason(text(p.reason));
+  b.setBy(text(p.by));
+}
+void put(Union u, const core::BackupTo& p) {
+  auto b = u.initBackupTo();
+  b.setTarget(p.target);
+  b.setReason(text(p.reason));
+  b.setBy(text(p.by));
+  if (!p.signature.empty()) {
+    b.setSignature(
+        capnp::Data::Reader(reinterpret_cast<const kj::byte*>(p.signature.data()), p.signature.size()));
+  }
+}
+
 }  // namespace
 
 void write_payload(Union b, const core::Payload& p) {

@@ -3,6 +3,7 @@
 // else the ones the game recorded (from the archive's cache).
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "warlog/replay/replay.hpp"
@@ -34,5 +35,10 @@ struct ResolvedContext {
 // with the event's turn, phase and seat and its rule's citation (empty for a
 // rule id the registry does not know). Leaves `found` with moved-from items.
 void locate_findings(std::vector<core::Finding>& found, const core::Event& ev, std::vector<LocatedFinding>& out);
+
+// The same for findings of many events (a corrected fold's, in seq order):
+// each located at the event of its seq in `events`.
+void locate_all(const std::vector<core::Finding>& found, std::span<const core::Event> events,
+                std::vector<LocatedFinding>& out);
 
 }  // namespace warlog::replay

@@ -106,13 +106,13 @@ std::string hex_of(std::string_view bytes) {
   }
   return out;
 }
-std::string bytes_of_hex(std::string_view hex) {
-  auto nibble = [](char c) -> int {
+std::string bytes_of_hex(std::string_view hex, std::string_view field = "game_uuid") {
+  auto nibble = [field](char c) -> int {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    throw BadField{"game_uuid is not lowercase hex"};
+    throw BadField{std::string(field) + " is not lowercase hex"};
   };
-  if (hex.size() % 2 != 0) throw BadField{"game_uuid is not whole bytes of hex"};
+  if (hex.size() % 2 != 0) throw BadField{std::string(field) + " is not whole bytes of hex"};
   std::string out;
   for (std::size_t i = 0; i < hex.size(); i += 2) out.push_back(static_cast<char>(nibble(hex[i]) << 4 | nibble(hex[i + 1])));
   return out;
@@ -180,6 +180,12 @@ struct ToJson {
   json operator()(const CardsDiscarded& p) const { return {{"cards", p.cards}}; }
   json operator()(const TerritoryControlTaken& p) const { return {{"territory", space_json(p.territory)}}; }
   json operator()(const TroopFled& p) const { return {{"space", space_json(p.space)}}; }
+  json operator()(const Voided& p) const { return {{"target", p.target}, {"reason", p.reason}, {"by", p.by}}; }
+  json operator()(const BackupTo& p) const {
+    json out = {{"target", p.target}, {"reason", p.reason}, {"by", p.by}};
+    if (!p.signature.empty()) out["signature"] = hex_of(p.signature);  // absent: unsigned
+    return out;
+  }
 };
 
 // --- JSON -> payloads -------------------------------------------------------------
@@ -259,6 +265,17 @@ void read(const json& j, ProvisionsPaid& p) {
 void read(const json& j, CardsDiscarded& p) { p.cards = j.at("cards").get<std::vector<std::string>>(); }
 void read(const json& j, TerritoryControlTaken& p) { p.territory = space_from(j.at("territory")); }
 void read(const json& j, TroopFled& p) { p.space = space_from(j.at("space")); }
+void read(const json& j, Voided& p) {
+  p.target = j.at("target").get<Seq>();
+  p.reason = j.at("reason").get<std::string>();
+  p.by = j.at("by").get<std::string>();
+}
+void read(const json& j, BackupTo& p) {
+  p.target = j.at("target").get<Seq>();
+  p.reason = j.at("reason").get<std::string>();
+  p.by = j.at("by").get<std::string>();
+  if (j.contains("signature")) p.signature = bytes_of_hex(j.at("signature").get<std::string>(), "signature");
+}
 
 // Sets `out` to the payload alternative named `type` read from j; false when
 // no alternative has that name.

@@ -5,6 +5,7 @@
 
 #include <sys/random.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include "context.hpp"
 #include "recorder_impl.hpp"
 #include "sources.hpp"
+#include "warlog/core/corrections.hpp"
 #include "warlog/core/text_file.hpp"
 #include "warlog/store/store.hpp"
 
@@ -51,17 +53,23 @@ Expected<std::string> random_uuid() {
 }
 
 // What may still be appended after a GameEnded (issue 16): a judge's backup,
-// or a void of the GameEnded itself. The correction payloads (Voided,
-// BackupTo) are being added on the `corrections` branch; until they exist
-// nothing passes, so every line after GameEnded is refused. Once merged:
-// return std::holds_alternative<core::Voided>(ev.payload) ||
-//        std::holds_alternative<core::BackupTo>(ev.payload);
-// (and the void of anything but the GameEnded refused here).
-bool passes_after_end(const core::Event&) { return false; }
+// or a void of the GameEnded itself. Both are corrections; whether one is
+// legal there is the fold's to say (LOG.correction, docs/rulings.md R-050),
+// so a refused one is recorded with its finding, as any violation is.
+bool passes_after_end(const core::Event& ev) { return core::is_correction(ev.payload); }
 
 }  // namespace
 
 void Recorder::Impl::take(const core::Event& ev, std::vector<LocatedFinding>* out) {
+  events.push_back(ev);
+  if (core::is_correction(ev.payload)) corrected = true;
+  if (corrected) {
+    std::vector<core::Finding> last;
+    refold(&last, core::is_correction(ev.payload));
+    if (out != nullptr) locate_findings(last, ev, *out);
+    session.observe(ev);
+    return;
+  }
   std::vector<core::Finding> found;
   core::apply(core::Context{*catalog, *ruleset}, state, ev, found);
   const std::size_t before = findings.size();
@@ -69,6 +77,56 @@ void Recorder::Impl::take(const core::Event& ev, std::vector<LocatedFinding>* ou
   if (out != nullptr) out->insert(out->end(), findings.begin() + static_cast<std::ptrdiff_t>(before), findings.end());
   session.observe(ev);
   if (std::holds_alternative<core::GameEnded>(ev.payload) && !ended_at) ended_at = ev.seq;
+}
+
+void Recorder::Impl::refold(std::vector<core::Finding>* last, bool context) {
+  core::CorrectedFold fold(core::Context{*catalog, *ruleset}, events);
+  std::vector<core::Finding> step;
+  while (!fold.done()) {
+    step.clear();
+    fold.step(step);
+  }
+  if (last != nullptr) *last = std::move(step);
+  state = fold.state();
+  findings.clear();
+  locate_all(fold.findings(), events, findings);
+  ended_at.reset();
+  const auto& marks = fold.marks();
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (marks[i].standing != core::Standing::Effective) continue;
+    // The notation's context as the game now stands: a backup returns the
+    // turn, phase and acting seat to before its target.
+    if (context) session.observe(events[i]);
+    if (std::holds_alternative<core::GameEnded>(events[i].payload) && !ended_at) ended_at = events[i].seq;
+  }
+}
+
+Recorder::Impl::Preview Recorder::Impl::preview(std::span<const core::Event> more) const {
+  Preview p;
+  const bool correcting = corrected || std::any_of(more.begin(), more.end(), [](const core::Event& ev) {
+                            return core::is_correction(ev.payload);
+                          });
+  std::vector<core::Finding> raw;
+  if (!correcting) {
+    p.state = state;
+    for (const core::Event& ev : more) {
+      raw.clear();
+      core::apply(core::Context{*catalog, *ruleset}, p.state, ev, raw);
+      locate_findings(raw, ev, p.found);
+    }
+    return p;
+  }
+  std::vector<core::Event> all = events;
+  all.insert(all.end(), more.begin(), more.end());
+  core::CorrectedFold fold(core::Context{*catalog, *ruleset}, all);
+  while (!fold.done()) {
+    const std::size_t i = fold.position();
+    raw.clear();
+    fold.step(raw);
+    if (i >= events.size()) locate_findings(raw, all[i], p.found);
+  }
+  p.state = fold.state();
+  return p;
 }
 
 Recorder::Recorder(std::unique_ptr<Impl> impl) noexcept : impl_(std::move(impl)) {}
@@ -109,6 +167,7 @@ tl::expected<Recorder, ImportFailure> Recorder::create(Archive& archive, const s
     found.clear();
     core::apply(core::Context{*impl->catalog, *impl->ruleset}, impl->state, ev, found);
     locate_findings(found, ev, impl->findings);
+    impl->events.push_back(ev);
   }
   return Recorder(std::move(impl));
 }
@@ -126,7 +185,15 @@ Expected<Recorder> Recorder::open(Archive& archive, core::GameId game) {
   if (!session) return tl::unexpected(session.error());
   auto impl = std::make_unique<Impl>(Impl{&archive, game, *catalog, *ruleset, std::move(*session)});
   impl->seats = summary->seats;
-  for (const core::Event& ev : *events) impl->take(ev, nullptr);
+  if (core::has_corrections(*events)) {
+    // One corrected fold of the whole stream, not one per event.
+    impl->events = std::move(*events);
+    impl->corrected = true;
+    impl->refold(nullptr, true);
+    if (!impl->events.empty()) impl->session.observe(impl->events.back());  // the next seq
+  } else {
+    for (const core::Event& ev : *events) impl->take(ev, nullptr);
+  }
   return Recorder(std::move(impl));
 }
 
@@ -157,14 +224,8 @@ Expected<LineOutcome> Recorder::enter(std::string_view line, Violations violatio
     ev.recorded_at_ms = at;
   }
   // Folded on a copy: the kept state moves only once the commit returned.
-  core::GameState trial = m.state;
-  std::vector<LocatedFinding> found;
-  std::vector<core::Finding> raw;
-  for (const core::Event& ev : parsed.events) {
-    raw.clear();
-    core::apply(core::Context{*m.catalog, *m.ruleset}, trial, ev, raw);
-    locate_findings(raw, ev, found);
-  }
+  Impl::Preview trial = m.preview(parsed.events);
+  std::vector<LocatedFinding> found = std::move(trial.found);
   const bool violates = std::any_of(found.begin(), found.end(), [](const LocatedFinding& f) {
     return f.finding.severity == core::Severity::Violation;
   });
@@ -194,12 +255,7 @@ Expected<LineOutcome> Recorder::enter(std::string_view line, Violations violatio
   }
   if (!appended) return tl::unexpected(appended.error());
 
-  m.state = std::move(trial);
-  for (const core::Event& ev : parsed.events) {
-    m.session.observe(ev);
-    if (std::holds_alternative<core::GameEnded>(ev.payload) && !m.ended_at) m.ended_at = ev.seq;
-  }
-  m.findings.insert(m.findings.end(), found.begin(), found.end());
+  for (const core::Event& ev : parsed.events) m.take(ev, nullptr);
   out.events = std::move(parsed.events);
   out.findings = std::move(found);
   return out;

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <set>
 
+#include "warlog/core/corrections.hpp"
 #include "warlog/core/hash.hpp"
 #include "warlog/core/notation.hpp"
 #include "warlog/core/text_file.hpp"
@@ -17,6 +18,8 @@
 #include "warlog/store/store.hpp"
 #include "context.hpp"
 #include "sources.hpp"
+#include "stream.hpp"
+#include "times.hpp"
 
 namespace warlog::replay {
 
@@ -73,6 +76,24 @@ Expected<std::string> blob(const store::Store& st, store::BlobKind kind, const s
 
 GameSummary summary_of(const store::GameMeta& m) {
   return GameSummary{m.id, m.title, m.date, m.seats, m.event_count, m.ruleset_hash, m.catalog_hash};
+}
+
+void locate_all(const std::vector<core::Finding>& found, std::span<const core::Event> events,
+                std::vector<LocatedFinding>& out) {
+  for (const core::Finding& f : found) {
+    std::size_t at = f.seq < events.size() && events[f.seq].seq == f.seq ? f.seq : events.size();
+    for (std::size_t p = 0; at == events.size() && p < events.size(); ++p) {
+      if (events[p].seq == f.seq) at = p;
+    }
+    std::vector<core::Finding> one{f};
+    if (at < events.size()) {
+      locate_findings(one, events[at], out);
+    } else {
+      core::Event nowhere;
+      nowhere.seq = f.seq;
+      locate_findings(one, nowhere, out);
+    }
+  }
 }
 
 void locate_findings(std::vector<core::Finding>& found, const core::Event& ev, std::vector<LocatedFinding>& out) {
@@ -437,13 +458,35 @@ Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options)
   audit.catalog_hash = catalog->hash();
   const core::Context ctx{*catalog, *ruleset};
   std::vector<core::Finding> found;
+  bool corrected = false;
+  detail::TimeLog times;
   auto n = reader->scan(id, 0, store::kEndSeq, [&](const core::Event& ev) {
+    if (core::is_correction(ev.payload)) {
+      corrected = true;  // folded again below, whole
+      return false;
+    }
     found.clear();
     core::apply(ctx, audit.final_state, ev, found);
+    times.see(ev, found);
     locate_findings(found, ev, audit.findings);
     return true;
   });
   if (!n) return tl::unexpected(n.error());  // the scan names the game and seq
+  if (corrected) {
+    // A correction may revise what earlier events found (a void refolds
+    // the effective stream): fold the whole stream through corrections.hpp.
+    auto events = detail::read_stream(*reader, id, store::kEndSeq);
+    if (!events) return tl::unexpected(events.error());
+    std::vector<core::Finding> all;
+    audit.final_state = core::fold(ctx, *events, all);
+    times = detail::TimeLog{};
+    for (const core::Event& ev : *events) times.see(ev, all);
+    std::stable_sort(all.begin(), all.end(), [](const core::Finding& a, const core::Finding& b) { return a.seq < b.seq; });
+    audit.findings.clear();
+    locate_all(all, *events, audit.findings);
+    audit.struck = struck_events(*events);
+  }
+  audit.times = times.parts();
   return audit;
 }
 
@@ -469,6 +512,20 @@ Moment moment_at(const core::Context& ctx, const std::vector<core::Event>& event
   Moment m;
   if (events.empty()) return m;
   const core::Seq last = std::min<core::Seq>(seq, events.size() - 1);
+  const std::span<const core::Event> prefix(events.data(), last + 1);
+  if (core::has_corrections(prefix)) {
+    core::CorrectedFold f(ctx, prefix);
+    std::vector<core::Finding> now;
+    while (!f.done()) {
+      now.clear();
+      f.step(now);
+    }
+    m.state = f.state();
+    m.seq = last;
+    m.event = events[last];
+    m.findings = std::move(now);
+    return m;
+  }
   std::vector<core::Finding> sink;
   for (core::Seq i = 0; i <= last; ++i) {
     sink.clear();

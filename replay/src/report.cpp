@@ -1,6 +1,8 @@
 #include "warlog/replay/report.hpp"
 
+#include <algorithm>
 #include <cctype>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -30,6 +32,13 @@ std::string audit_text(const GameAudit& audit) {
                                 audit.game.date, seats_line(audit.game), audit.game.events);
   for (const auto& f : audit.findings) out += finding_text(f, audit.game.seats);
   if (audit.findings.empty()) out += "  clean: no findings\n";
+  if (!audit.struck.empty()) {
+    // Struck through: in the log, skipped by the fold (docs/warlog-rules.md › Corrections).
+    out += fmt::format("  struck events ({}: in the log, not in the game):\n", audit.struck.size());
+    for (const StruckEvent& x : audit.struck) {
+      out += fmt::format("  seq {:>4}  ~~{}~~  {}\n", x.seq, x.event, struck_text(x));
+    }
+  }
   return out;
 }
 
@@ -98,7 +107,92 @@ nlohmann::json audit_json(const GameAudit& audit) {
                    {"violations", audit.violations()},
                    {"findings", nlohmann::json::array()}};
   for (const auto& f : audit.findings) g["findings"].push_back(finding_json(f, audit.game));
+  if (!audit.struck.empty()) {
+    nlohmann::json struck = nlohmann::json::array();
+    for (const StruckEvent& x : audit.struck) {
+      nlohmann::json one{{"seq", x.seq},       {"event", x.event}, {"standing", core::to_string(x.standing)},
+                         {"by_seq", x.by},     {"by", x.who},      {"reason", x.reason},
+                         {"text", struck_text(x)}};
+      if (x.standing == core::Standing::Superseded) one["signed"] = x.backup_signed;
+      struck.push_back(std::move(one));
+    }
+    g["struck"] = std::move(struck);
+  }
   return g;
+}
+
+namespace {
+
+std::string clock_of(std::int64_t ms) {
+  const std::int64_t in_day = ((ms % 86'400'000) + 86'400'000) % 86'400'000;
+  return fmt::format("{:02}:{:02}:{:02}", in_day / 3'600'000, in_day / 60'000 % 60, in_day / 1000 % 60);
+}
+
+std::string span_of(std::int64_t ms) {
+  const std::int64_t s = ms / 1000;
+  if (s >= 3600) return fmt::format("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
+  return fmt::format("{}:{:02}", s / 60, s % 60);
+}
+
+struct TurnTime {
+  std::uint16_t turn = 0;
+  std::int64_t start_ms = 0, end_ms = 0;
+};
+
+// A turn runs from its first recorded time to the last end of its parts.
+std::vector<TurnTime> turns_of(const std::vector<PartTime>& parts) {
+  std::vector<TurnTime> out;
+  for (const PartTime& p : parts) {
+    if (p.turn == 0 || p.start_ms == 0) continue;
+    if (out.empty() || out.back().turn != p.turn) out.push_back({p.turn, p.start_ms, p.end_ms});
+    out.back().end_ms = std::max(out.back().end_ms, p.end_ms);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string audit_times_text(const GameAudit& audit) {
+  if (audit.times.empty()) return "  times: none recorded\n";
+  std::string out = "  times (recorded, UTC; a part runs from its first time to the next part's first):\n";
+  const auto turns = turns_of(audit.times);
+  std::size_t t = 0;
+  for (std::size_t i = 0; i < audit.times.size(); ++i) {
+    const PartTime& p = audit.times[i];
+    const std::string who = p.seat < audit.game.seats.size() ? audit.game.seats[p.seat].player : std::string("-");
+    const std::string part = p.turn == 0 ? "setup" : p.seat == core::kNoSeat ? "start" : std::string(core::to_string(p.phase));
+    if (p.start_ms == 0) {
+      out += fmt::format("    turn {:>2}  {:<9} {:<10} seq {:>4}..{:<4}  no time recorded\n", p.turn, part, who, p.first, p.last);
+    } else {
+      out += fmt::format("    turn {:>2}  {:<9} {:<10} seq {:>4}..{:<4}  {}  {:>7}\n", p.turn, part, who, p.first, p.last,
+                         clock_of(p.start_ms), span_of(p.end_ms - p.start_ms));
+    }
+    const bool turn_ends = i + 1 == audit.times.size() || audit.times[i + 1].turn != p.turn;
+    if (turn_ends && t < turns.size() && turns[t].turn == p.turn) {
+      out += fmt::format("    turn {:>2}  total {:>40}\n", p.turn, span_of(turns[t].end_ms - turns[t].start_ms));
+      ++t;
+    }
+  }
+  return out;
+}
+
+nlohmann::json audit_times_json(const GameAudit& audit) {
+  nlohmann::json parts = nlohmann::json::array();
+  for (const PartTime& p : audit.times) {
+    parts.push_back({{"turn", p.turn},
+                     {"phase", core::to_string(p.phase)},
+                     {"seat", p.seat == core::kNoSeat ? 0 : p.seat + 1},
+                     {"first", p.first},
+                     {"last", p.last},
+                     {"start_ms", p.start_ms},
+                     {"end_ms", p.end_ms},
+                     {"ms", p.end_ms - p.start_ms}});
+  }
+  nlohmann::json turns = nlohmann::json::array();
+  for (const TurnTime& t : turns_of(audit.times)) {
+    turns.push_back({{"turn", t.turn}, {"start_ms", t.start_ms}, {"end_ms", t.end_ms}, {"ms", t.end_ms - t.start_ms}});
+  }
+  return {{"parts", std::move(parts)}, {"turns", std::move(turns)}};
 }
 
 }  // namespace warlog::replay

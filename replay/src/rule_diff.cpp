@@ -7,6 +7,8 @@
 
 #include "context.hpp"
 #include "state_words.hpp"
+#include "stream.hpp"
+#include "warlog/core/corrections.hpp"
 #include "warlog/replay/report.hpp"
 #include "warlog/store/store.hpp"
 
@@ -98,25 +100,23 @@ Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const Rule
   std::vector<core::Finding> fb, fc;
   std::vector<LocatedFinding> all_b, all_c;
   const auto finding_key = [](const core::Finding& f) { return std::pair{f.rule_id, f.message}; };
-  auto n = reader->scan(id, 0, store::kEndSeq, [&](const core::Event& ev) {
-    fb.clear();
-    core::apply(base, sb, ev, fb);
-    if (diff.undetermined) return true;  // only the base's outcome is still wanted
-    fc.clear();
-    core::apply(cand, sc, ev, fc);
-    const bool findings_differ = fb != fc;
-    if (!diff.first && (findings_differ || !(sb == sc))) {
+  // One event folded under both: the first divergence, told in the game's
+  // terms, and the first event the recording can no longer be followed past.
+  auto compare = [&](const core::Event& ev, const core::GameState& state_b, const core::GameState& state_c,
+                     const std::vector<core::Finding>& found_b, const std::vector<core::Finding>& found_c) {
+    const bool findings_differ = found_b != found_c;
+    if (!diff.first && (findings_differ || !(state_b == state_c))) {
       Divergence d{diff_event_of(ev), {}, findings_differ};
-      if (!(sb == sc)) d.differences = state_differences(sb, sc, base.catalog, cand.catalog).told();
+      if (!(state_b == state_c)) d.differences = state_differences(state_b, state_c, base.catalog, cand.catalog).told();
       diff.first = std::move(d);
     }
     if (diff.first && findings_differ) {
       // A violation only the candidate raises, about something whose folded
       // value differs: the recording no longer says what happened next.
-      std::vector<core::Finding> fresh = minus(fc, fb, finding_key);
+      std::vector<core::Finding> fresh = minus(found_c, found_b, finding_key);
       std::erase_if(fresh, [](const core::Finding& f) { return f.severity != core::Severity::Violation; });
-      if (!fresh.empty() && !(sb == sc)) {
-        const StateDifferences now = state_differences(sb, sc, base.catalog, cand.catalog);
+      if (!fresh.empty() && !(state_b == state_c)) {
+        const StateDifferences now = state_differences(state_b, state_c, base.catalog, cand.catalog);
         for (const core::Finding& f : fresh) {
           if (!names_a_subject(now, f.message)) continue;
           std::vector<core::Finding> one{f};
@@ -127,11 +127,55 @@ Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const Rule
         }
       }
     }
+  };
+  bool corrected = false;
+  auto n = reader->scan(id, 0, store::kEndSeq, [&](const core::Event& ev) {
+    if (core::is_correction(ev.payload)) {
+      corrected = true;  // compared again below, through corrections.hpp
+      return false;
+    }
+    fb.clear();
+    core::apply(base, sb, ev, fb);
+    if (diff.undetermined) return true;  // only the base's outcome is still wanted
+    fc.clear();
+    core::apply(cand, sc, ev, fc);
+    compare(ev, sb, sc, fb, fc);
     locate_findings(fb, ev, all_b);
     locate_findings(fc, ev, all_c);
     return true;
   });
   if (!n) return tl::unexpected(Error{n.error().code, fmt::format("game {}: {}", id, n.error().message)});
+  if (corrected) {
+    // State after state under both, each the fold of the events that count;
+    // the findings compared are the final ones (a void may revise a
+    // finding of an event before it), up to where the game stops being
+    // followable.
+    auto events = detail::read_stream(*reader, id, store::kEndSeq);
+    if (!events) return tl::unexpected(Error{events.error().code, fmt::format("game {}: {}", id, events.error().message)});
+    diff.first.reset();
+    diff.undetermined.reset();
+    core::CorrectedFold b(base, *events);
+    core::CorrectedFold c(cand, *events);
+    while (!b.done()) {
+      const core::Event& ev = (*events)[b.position()];
+      fb.clear();
+      fc.clear();
+      b.step(fb);
+      c.step(fc);
+      if (!diff.undetermined) compare(ev, b.state(), c.state(), fb, fc);
+    }
+    sb = b.state();
+    sc = c.state();
+    all_b.clear();
+    all_c.clear();
+    locate_all(b.findings(), *events, all_b);
+    locate_all(c.findings(), *events, all_c);
+    if (diff.undetermined) {
+      const core::Seq at = diff.undetermined->at.seq;
+      std::erase_if(all_b, [at](const LocatedFinding& f) { return f.finding.seq > at; });
+      std::erase_if(all_c, [at](const LocatedFinding& f) { return f.finding.seq > at; });
+    }
+  }
   diff.added = minus(all_c, all_b, key_of);
   diff.removed = minus(all_b, all_c, key_of);
   diff.base = outcome_of(sb);

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "snapshot_fold.hpp"
+#include "stream.hpp"
+#include "warlog/core/corrections.hpp"
 #include "warlog/store/snapshot_cache.hpp"
 #include "warlog/store/store.hpp"
 
@@ -119,10 +121,15 @@ Expected<SeekResult> Seeker::seek(core::Seq seq) const {
   std::sort(stale.begin(), stale.end());
   std::vector<core::Finding> scratch;
   Expected<void> failed;
+  bool corrected = false;
   auto n = reader->scan_raw(game_, from, target + 1, [&](core::Seq at, std::string_view bytes) {
     auto ev = detail::decode_stored(game_, at, bytes);
     if (!ev) {
       failed = tl::unexpected(ev.error());
+      return false;
+    }
+    if (core::is_correction(ev->payload)) {
+      corrected = true;  // folded again below, from the start
       return false;
     }
     if (at == target) {
@@ -148,6 +155,31 @@ Expected<SeekResult> Seeker::seek(core::Seq seq) const {
   });
   if (!n) return tl::unexpected(n.error());
   if (!failed) return tl::unexpected(failed.error());
+  if (corrected) {
+    // A correction needs the stream before it, which no snapshot holds
+    // (none is laid past a game's first correction): fold from the start.
+    auto events = detail::read_stream(*reader, game_, target + 1);
+    if (!events) return tl::unexpected(events.error());
+    if (events->size() != target + 1) {
+      return make_error(ErrorCode::DataLoss, fmt::format("game {}: the stream ended at seq {} before seq {}; run verify",
+                                                         game_, events->size(), target));
+    }
+    core::CorrectedFold f(ctx, *events);
+    std::vector<core::Finding> found;
+    while (f.position() < target) {
+      found.clear();
+      f.step(found);
+    }
+    out.before = f.state();
+    out.moment.findings.clear();
+    f.step(out.moment.findings);
+    out.moment.event = (*events)[target];
+    out.moment.seq = target;
+    out.moment.state = f.state();
+    out.snapshot_seq.reset();
+    out.folded = target + 1;
+    return out;
+  }
   if (*n != target + 1 - from) {
     return make_error(ErrorCode::DataLoss, fmt::format("game {}: the stream ended at seq {} before seq {}; run verify",
                                                        game_, from + *n, target));

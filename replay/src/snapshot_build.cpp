@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "snapshot_fold.hpp"
+#include "stream.hpp"
+#include "warlog/core/corrections.hpp"
 #include "warlog/replay/seek.hpp"
 #include "warlog/store/snapshot_cache.hpp"
 #include "warlog/store/store.hpp"
@@ -81,6 +83,7 @@ Expected<SnapshotBuild> build_snapshots(const Archive& archive, core::GameId gam
   out.game = game;
   core::GameState state;
   std::vector<core::Finding> scratch;
+  bool corrected = false;
   for (;;) {
     std::vector<store::CachedSnapshot> batch;
     std::size_t batch_bytes = 0;
@@ -98,6 +101,12 @@ Expected<SnapshotBuild> build_snapshots(const Archive& archive, core::GameId gam
         auto ev = detail::decode_stored(game, at, bytes);
         if (!ev) {
           failed = tl::unexpected(ev.error());
+          return false;
+        }
+        if (core::is_correction(ev->payload)) {
+          // A snapshot past a correction could not be folded on from by
+          // seek (a correction needs the stream before it): none is laid.
+          corrected = true;
           return false;
         }
         scratch.clear();
@@ -131,7 +140,7 @@ Expected<SnapshotBuild> build_snapshots(const Archive& archive, core::GameId gam
     }
     out.snapshots += batch.size();
     out.bytes += batch_bytes;
-    if (out.cancelled || out.events >= count) break;
+    if (out.cancelled || corrected || out.events >= count) break;
   }
   if (progress && !out.cancelled) (void)progress(out.events, out.events);
   return out;
@@ -219,6 +228,7 @@ Expected<SnapshotReport> check_snapshots(const Archive& archive, core::GameId ga
   core::GameState state;
   std::vector<core::Finding> scratch;
   std::size_t next = 0;
+  bool corrected = false;
   Expected<void> failed;
   auto judge = [&](Pending& p, const core::GameState* folded) -> Expected<void> {
     SnapshotCheck& c = out.checks[p.check];
@@ -253,6 +263,10 @@ Expected<SnapshotReport> check_snapshots(const Archive& archive, core::GameId ga
       failed = tl::unexpected(ev.error());
       return false;
     }
+    if (core::is_correction(ev->payload)) {
+      corrected = true;  // judged below against the fold through corrections
+      return false;
+    }
     scratch.clear();
     core::apply(ctx, state, *ev, scratch);
     for (; next < pending.size() && pending[next].entry->seq == at; ++next) {
@@ -265,6 +279,19 @@ Expected<SnapshotReport> check_snapshots(const Archive& archive, core::GameId ga
   });
   if (!n) return tl::unexpected(n.error());
   if (!failed) return tl::unexpected(failed.error());
+  if (corrected && next < pending.size()) {
+    auto events = detail::read_stream(*reader, game, store::kEndSeq);
+    if (!events) return tl::unexpected(events.error());
+    core::CorrectedFold f(ctx, *events);
+    while (!f.done() && next < pending.size()) {
+      const core::Seq at = (*events)[f.position()].seq;
+      scratch.clear();
+      f.step(scratch);
+      for (; next < pending.size() && pending[next].entry->seq == at; ++next) {
+        if (auto j = judge(pending[next], &f.state()); !j) return tl::unexpected(j.error());
+      }
+    }
+  }
   for (; next < pending.size(); ++next) (void)judge(pending[next], nullptr);
 
   if (remove && !remove_keys.empty()) {

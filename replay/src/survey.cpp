@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "context.hpp"
+#include "stream.hpp"
+#include "warlog/core/corrections.hpp"
 #include "warlog/store/store.hpp"
 
 namespace warlog::replay {
@@ -105,7 +107,12 @@ Expected<core::Seq> fold_on(const Archive& archive, GameSurvey& survey) {
   const core::Context ctx{*survey.catalog, *survey.ruleset};
   std::vector<core::Finding> found;
   std::uint16_t turn = survey.spans.empty() ? 0 : survey.spans.back().turn;
+  bool corrected = false;
   auto n = reader->scan(survey.game.id, survey.events, meta->event_count, [&](const core::Event& ev) {
+    if (core::is_correction(ev.payload)) {
+      corrected = true;  // surveyed again below, whole
+      return false;
+    }
     if (ev.turn != turn && survey.events > 0) record_turn(survey, turn, survey.events - 1);
     turn = ev.turn;
     found.clear();
@@ -118,6 +125,40 @@ Expected<core::Seq> fold_on(const Archive& archive, GameSurvey& survey) {
   if (!n) {
     undo.restore(survey);
     return tl::unexpected(n.error());
+  }
+  if (corrected) {
+    // A correction may revise the findings of events before it (struck
+    // ones become notes, a void refolds what followed its target): the
+    // survey is taken again from the start, through corrections.hpp. The
+    // findings list is rebuilt, not only grown.
+    auto events = detail::read_stream(*reader, survey.game.id, meta->event_count);
+    if (!events) {
+      undo.restore(survey);
+      return tl::unexpected(events.error());
+    }
+    survey.findings.truncate(0);
+    survey.spans.clear();
+    survey.turns.clear();
+    turn = 0;
+    core::CorrectedFold f(ctx, *events);
+    while (!f.done()) {
+      const core::Event& ev = (*events)[f.position()];
+      if (ev.turn != turn && f.position() > 0) record_turn(survey, turn, (*events)[f.position() - 1].seq);
+      turn = ev.turn;
+      found.clear();
+      f.step(found);
+      survey.state = f.state();
+      extend_spans(survey.spans, ev);
+      survey.events = ev.seq + 1;
+    }
+    for (const core::Finding& x : f.findings()) {
+      const core::Event* ev = x.seq < events->size() ? &(*events)[x.seq] : nullptr;
+      survey.findings.push_back(x, ev ? ev->turn : 0, ev ? ev->phase : core::Phase::Setup,
+                                ev ? ev->seat : core::kNoSeat);
+    }
+    survey.struck = struck_events(*events);
+    if (survey.events > 0) record_turn(survey, turn, survey.events - 1);
+    return survey.events - before;
   }
   if (survey.events > 0) record_turn(survey, turn, survey.events - 1);
   return survey.events - before;

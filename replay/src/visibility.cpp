@@ -40,6 +40,8 @@ constexpr std::array kEventVisibility{
     EventVisibility{"CardsDiscarded", Zone::Discard, "cards discarded face up"},
     EventVisibility{"TerritoryControlTaken", std::nullopt, "Control of a Territory"},
     EventVisibility{"TroopFled", std::nullopt, "a Shocked Troop flees"},
+    EventVisibility{"Voided", std::nullopt, "a scorekeeper's void: which event, who, why"},
+    EventVisibility{"BackupTo", std::nullopt, "a judge's backup: to which event, who, why"},
 };
 static_assert(kEventVisibility.size() == std::variant_size_v<core::Payload>,
               "every payload kind has a row in the visibility table (docs/rulings.md › Visibility)");

@@ -264,7 +264,7 @@ TEST(Cli, RuleDiffOnTheSamplesNamesTheGamesTheEmptyDeckRuleChanges) {
   EXPECT_NE(changed.out.find("first divergence: seq "), std::string::npos) << changed.out;
   EXPECT_NE(changed.out.find(", turn 16 Muster Phase, "), std::string::npos) << changed.out;
   EXPECT_NE(changed.out.find("ATT-wip.empty-deck"), std::string::npos) << changed.out;
-  EXPECT_EQ(changed.out.rfind("rule-diff: 12 games under the candidate ruleset empty_deck_penalty.toml\n", 0), 0u)
+  EXPECT_EQ(changed.out.rfind("rule-diff: 13 games under the candidate ruleset empty_deck_penalty.toml\n", 0), 0u)
       << "the totals come first\n" << changed.out;
   EXPECT_NE(changed.out.find("\n  findings            2  "), std::string::npos) << changed.out;
   const CliRun same = run("rule-diff " + store + " --candidate " + samples + "/rulesets/standard.toml");

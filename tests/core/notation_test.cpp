@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "warlog/core/corrections.hpp"
 #include "warlog/core/notation.hpp"
 
 namespace warlog::core {
@@ -166,6 +167,10 @@ TEST(NotationParse, EveryVerbYieldsItsEvent) {
       {"discard \"Grain Levy\"", CardsDiscarded{{"Grain Levy"}}},
       {"control c2", TerritoryControlTaken{at("c2")}},
       {"fled d1", TroopFled{at("d1")}},
+      {"void 4 \"wrong card typed\"", Voided{4, "wrong card typed", ""}},
+      {"void 4 \"slip\" by \"Ana\"", Voided{4, "slip", "Ana"}},
+      {"backup 3 \"appeal\" by \"J. Ruiz\"", BackupTo{3, "appeal", "J. Ruiz", ""}},
+      {"backup 3 \"appeal\" by \"a1b2\" signed \"00ff10\"", BackupTo{3, "appeal", "a1b2", std::string("\x00\xff\x10", 3)}},
   };
   for (const Case& c : cases) {
     const Event ev = body_event(c.line);
@@ -173,7 +178,8 @@ TEST(NotationParse, EveryVerbYieldsItsEvent) {
     EXPECT_EQ(ev.seq, 6u) << c.line;  // after GameCreated, 2 armies, Turn, Morale, Muster
     EXPECT_EQ(ev.turn, 1) << c.line;
     EXPECT_EQ(ev.phase, Phase::Muster) << c.line;
-    EXPECT_EQ(ev.seat, 0) << c.line;  // the phase marker's seat
+    // the phase marker's seat; corrections are table-wide
+    EXPECT_EQ(ev.seat, is_correction(c.payload) ? kNoSeat : 0) << c.line;
   }
 }
 
@@ -290,6 +296,10 @@ std::vector<Event> every_payload_stream() {
   add(1, Phase::Attrition, 1, TerritoryControlTaken{at("c2")});
   add(1, Phase::Attrition, 1, TroopFled{at("d4")});
   add(1, Phase::Attrition, kNoSeat, MoraleChecked{kNoSeat});
+  add(1, Phase::Attrition, kNoSeat, Voided{40, "wrong \"Troop\" typed", ""});
+  add(1, Phase::Attrition, kNoSeat, Voided{0, "", "Ana"});
+  add(1, Phase::Attrition, kNoSeat, BackupTo{12, "appeal", "J. Ruiz", std::string("\x00\x01\xfe", 3)});
+  add(1, Phase::Attrition, kNoSeat, BackupTo{12, "", "", ""});
   add(2, Phase::Muster, kNoSeat, TurnStarted{});
   add(2, Phase::Muster, 1, CardsDrawn{{"Paw Militia"}});  // an action before any phase marker
   add(2, Phase::Muster, kNoSeat, CardsDrawn{{"Paw Militia"}});
@@ -399,6 +409,71 @@ TEST(NotationRefs, AMissingOrMalformedTagIsEmpty) {
   EXPECT_EQ(notation_refs("[Ruleset standard.toml]\n").ruleset_ref, "");      // unquoted
   EXPECT_EQ(notation_refs("[Ruleset \"unterminated]\n").ruleset_ref, "");      // lex error
   EXPECT_EQ(notation_refs("[Catalog \"a.csv\" \"b.csv\"]\n").catalog_ref, "");  // two values
+}
+
+}  // namespace
+}  // namespace warlog::core
+
+namespace warlog::core {
+namespace {
+
+// docs/notation.md › Times: a leading @TIME is the line's recorded time.
+const std::string kTimed = std::string(kHeader) + "[Date \"2026-03-14\"]\n";
+
+TEST(NotationTimes, ATimeOfDayIsOnTheGamesDate) {
+  const ParseResult r = parse(kTimed + "@16:04:31 Turn 1\nMorale 1\n  @16:04:35.250 Muster 1\n  draw\n");
+  ASSERT_TRUE(r.ok()) << errors_of(r);
+  ASSERT_EQ(r.game.events.size(), 7u);
+  EXPECT_EQ(r.game.events[0].recorded_at_ms, 0);      // the header: no time
+  EXPECT_EQ(r.game.events[3].recorded_at_ms, 1'773'504'271'000);  // 2026-03-14T16:04:31Z
+  EXPECT_EQ(r.game.events[4].recorded_at_ms, 0);      // a line without a time records none
+  EXPECT_EQ(r.game.events[5].recorded_at_ms, 1'773'504'275'250);
+  EXPECT_EQ(r.game.events[5].phase, Phase::Muster);
+}
+
+TEST(NotationTimes, AFullStampNeedsNoDateAndCrossesMidnight) {
+  const ParseResult r = parse(std::string(kHeader) + "@2026-03-14T23:59:59Z Turn 1\n@2026-03-15T00:00:01.5Z Morale 1\n");
+  EXPECT_FALSE(r.ok());  // .5: milliseconds are three digits
+  const ParseResult ok = parse(std::string(kHeader) + "@2026-03-14T23:59:59Z Turn 1\n@2026-03-15T00:00:01.500Z Morale 1\n");
+  ASSERT_TRUE(ok.ok()) << errors_of(ok);
+  EXPECT_EQ(ok.game.events[4].recorded_at_ms - ok.game.events[3].recorded_at_ms, 2500);
+}
+
+TEST(NotationTimes, BadTimesAreErrorsWithTheirColumn) {
+  const ParseResult r = parse(kTimed + "Turn 1\n  @25:00:00 Morale 1\n");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].to_string(),
+            "game.wlog:7:3: expected a time such as @16:04:31 (milliseconds optional: .250), found '@25:00:00'");
+  const ParseResult undated = parse(std::string(kHeader) + "Turn 1\n@16:04:31 Morale 1\n");
+  ASSERT_EQ(undated.errors.size(), 1u);
+  EXPECT_NE(undated.errors[0].expected.find("needs an ISO [Date"), std::string::npos);
+  const ParseResult alone = parse(kTimed + "Turn 1\n@16:04:31   # only a comment\n");
+  ASSERT_EQ(alone.errors.size(), 1u);
+  EXPECT_EQ(alone.errors[0].expected, "an action or marker after the time");
+}
+
+TEST(NotationTimes, ExportWritesTimesBackAndTheRoundTripIsExact) {
+  const std::string text = kTimed + "@16:04:31 Turn 1\nMorale 1\n@16:04:35.250 Muster 1\n  @2026-03-15T00:10:00Z draw\n";
+  const ParseResult r = parse(text);
+  ASSERT_TRUE(r.ok()) << errors_of(r);
+  const std::string out = export_notation(r.game.events);
+  EXPECT_NE(out.find("\n@16:04:31 Turn 1\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("\n@16:04:35.250 Muster 1\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("\n  @2026-03-15T00:10:00Z draw\n"), std::string::npos) << out;
+  const ParseResult back = parse(out);
+  ASSERT_TRUE(back.ok()) << errors_of(back) << out;
+  EXPECT_EQ(back.game.events, r.game.events);
+  EXPECT_EQ(export_notation(back.game.events), out);
+}
+
+TEST(NotationTimes, ExportSaysWhenTheHeadersEventsHadTimes) {
+  ParseResult r = parse(kTimed + "@16:04:31 Turn 1\n");
+  ASSERT_TRUE(r.ok()) << errors_of(r);
+  r.game.events[0].recorded_at_ms = 1'773'504'200'000;  // a game created live: 16:03:20
+  const std::string out = export_notation(r.game.events);
+  EXPECT_NE(out.find("# not expressible: the header's events were recorded at @16:03:20 and on (tags take no time)\n"),
+            std::string::npos)
+      << out;
 }
 
 }  // namespace

@@ -61,6 +61,11 @@ std::vector<core::Event> sample_events() {
   v.push_back(make_event(25, 3, P::Attrition, 0, CardsDiscarded{{"Longbow", "Longbow"}}));
   v.push_back(make_event(26, 3, P::Attrition, 0, TerritoryControlTaken{{2, 1}}));
   v.push_back(make_event(27, 65535, P::Attrition, 1, TroopFled{{0, 0}}));
+  // --- Corrections
+  v.push_back(make_event(28, 3, P::Attrition, kNoSeat, Voided{27, "wrong Troop typed", "Scorekeeper Ana"}));
+  v.push_back(make_event(29, 3, P::Attrition, kNoSeat,
+                         BackupTo{0xffffffffffffffffULL, "appeal \u2014 seq 24", "a1b2c3d4e5f60718",
+                                  std::string("\x00\xff sig", 6)}));
   return v;
 }
 

@@ -53,6 +53,8 @@ std::vector<Event> one_of_each() {
       CardsDiscarded{{"A"}},
       TerritoryControlTaken{b2},
       TroopFled{c3},
+      Voided{12, "wrong card typed", "Ana"},
+      BackupTo{7, "appeal", "a1b2c3d4e5f60718", std::string("\x00\xffsig", 5)},
   };
   std::vector<Event> out;
   for (std::size_t i = 0; i < payloads.size(); ++i) {

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <QFont>
+
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
 
@@ -149,6 +151,34 @@ TEST(TimelineModel, PassesTheModelTesterWhileTheCurrentEventMoves) {
   int total = 0;
   for (int r = 0; r < model.rowCount(); ++r) total += model.index(r, 0).data(TimelineModel::FindingsRole).toInt();
   EXPECT_EQ(total, static_cast<int>(fb.session->findings().size()));
+}
+
+// Corrections (docs/warlog-rules.md › Corrections): a voided event and a
+// superseded one are struck through, greyed, labelled, and say who and why.
+TEST(TimelineModel, StrikesThroughVoidedAndSupersededEventsUnderTheModelTester) {
+  const FirstBlood fb = first_blood();
+  TimelineModel model;
+  Tester tester(&model, kFatal);
+  model.set_game(fb.session->spans(), fb.session->game().seats, seqs_of(fb.session->findings()),
+                 [&](core::Seq from, core::Seq to) { return fb.session->events(from, to); });
+  ASSERT_GE(fb.events.size(), 9u);
+  model.set_struck({{8, "CardPlayed", core::Standing::Superseded, 40, "J. Ruiz", "appeal", false},
+                    {6, "CardsDrawn", core::Standing::Voided, 7, "Ana", "wrong card typed", false}});
+  const QModelIndex voided = model.index_of_seq(6);
+  EXPECT_TRUE(voided.data(Qt::FontRole).value<QFont>().strikeOut());
+  EXPECT_TRUE(voided.data().toString().endsWith(QStringLiteral("[voided]"))) << voided.data().toString().toStdString();
+  EXPECT_EQ(voided.data(TimelineModel::StruckRole).toString(), QStringLiteral("voided at seq 7 by Ana: wrong card typed"));
+  EXPECT_TRUE(voided.data(Qt::ToolTipRole).toString().contains(QStringLiteral("voided at seq 7 by Ana")));
+  const QModelIndex superseded = model.index_of_seq(8);
+  EXPECT_TRUE(superseded.data().toString().endsWith(QStringLiteral("[superseded]")));
+  EXPECT_EQ(superseded.data(TimelineModel::StruckRole).toString(),
+            QStringLiteral("superseded by the backup at seq 40 by J. Ruiz (unsigned): appeal"));
+  const QModelIndex standing = model.index_of_seq(5);
+  EXPECT_FALSE(standing.data(Qt::FontRole).value<QFont>().strikeOut());
+  EXPECT_TRUE(standing.data(TimelineModel::StruckRole).toString().isEmpty());
+  EXPECT_FALSE(standing.data().toString().contains(QStringLiteral("[voided]")));
+  model.set_struck({});
+  EXPECT_FALSE(model.index_of_seq(6).data(Qt::FontRole).value<QFont>().strikeOut());
 }
 
 TEST(TimelineModel, ReadsEventsOnlyForTheRowsAskedAndKeepsFewInMemory) {

@@ -151,6 +151,13 @@ std::string payload_detail(const core::Payload& p, std::span<const core::SeatSet
           [](const core::CardsDiscarded& d) { return join(d.cards); },
           [](const core::TerritoryControlTaken& t) { return sp(t.territory); },
           [](const core::TroopFled& f) { return sp(f.space); },
+          [](const core::Voided& v) {
+            return fmt::format("seq {}{}: {}", v.target, v.by.empty() ? "" : " by " + v.by, v.reason);
+          },
+          [](const core::BackupTo& b) {
+            return fmt::format("to before seq {} by {} ({}): {}", b.target, b.by.empty() ? "?" : b.by,
+                               b.signature.empty() ? "unsigned" : "signed", b.reason);
+          },
       },
       p);
 }

@@ -49,6 +49,8 @@ class GameSession : public QObject {
     return {survey_, &survey_->findings};  // shares the survey's ownership
   }
   [[nodiscard]] const std::vector<replay::PhaseSpan>& spans() const noexcept { return survey_->spans; }
+  // The events the fold skips (corrections), for the timeline to strike through.
+  [[nodiscard]] const std::vector<replay::StruckEvent>& struck() const noexcept { return survey_->struck; }
   [[nodiscard]] const std::vector<replay::TurnFigures>& turns() const noexcept { return survey_->turns; }
   // The state after the last event surveyed (the game's end, as far as it goes).
   [[nodiscard]] const core::GameState& final_state() const noexcept { return survey_->state; }

@@ -336,6 +336,7 @@ void MainWindow::show_session() {
     }
     return events;
   });
+  timeline_->set_struck(s->struck());
   all_findings_->share_findings(s->shared_findings(), seats);
   detail_tabs_->setTabText(2, tr("All findings (%1)").arg(s->findings().size()));
   charts_->set_turns(s->turns(), seats);

@@ -135,6 +135,7 @@ void MainWindow::on_grew(core::Seq old_count, core::Seq new_count) {
   if (!session_) return;
   const auto& seats = session_->game().seats;
   timeline_->extend(session_->spans(), finding_seqs(session_->findings()));
+  timeline_->set_struck(session_->struck());
   all_findings_->share_findings(session_->shared_findings(), seats);
   detail_tabs_->setTabText(2, tr("All findings (%1)").arg(session_->findings().size()));
   charts_->set_turns(session_->turns(), seats);

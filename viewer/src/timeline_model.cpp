@@ -116,6 +116,19 @@ void TimelineModel::set_divergent(std::vector<core::Seq> seqs) {
   emit dataChanged(turn_index(0), turn_index(turns_.size() - 1, ColumnCount - 1), {Qt::BackgroundRole, DivergentRole});
 }
 
+void TimelineModel::set_struck(std::vector<replay::StruckEvent> struck) {
+  std::sort(struck.begin(), struck.end(), [](const auto& a, const auto& b) { return a.seq < b.seq; });
+  struck_ = std::move(struck);
+  if (turns_.empty()) return;
+  emit dataChanged(turn_index(0), turn_index(turns_.size() - 1, ColumnCount - 1),
+                   {Qt::DisplayRole, Qt::ToolTipRole, Qt::FontRole, Qt::ForegroundRole, StruckRole});
+}
+
+const replay::StruckEvent* TimelineModel::struck_at(core::Seq seq) const {
+  auto it = std::lower_bound(struck_.begin(), struck_.end(), seq, [](const auto& s, core::Seq q) { return s.seq < q; });
+  return it != struck_.end() && it->seq == seq ? &*it : nullptr;
+}
+
 void TimelineModel::emit_changed_path(core::Seq seq) {
   const QVector<int> roles{Qt::FontRole, Qt::BackgroundRole, IsCurrentRole};
   const std::size_t span = span_of(seq);
@@ -250,6 +263,9 @@ QString TimelineModel::label_of(const Node& n) const {
       return label;
     }
     case Kind::Event:
+      if (const auto* x = struck_at(n.seq)) {
+        return event_label(n.seq) + (x->standing == core::Standing::Voided ? tr("  [voided]") : tr("  [superseded]"));
+      }
       return event_label(n.seq);
   }
   return {};
@@ -320,22 +336,27 @@ QVariant TimelineModel::data(const QModelIndex& index, int role) const {
       QString tip = label_of(n);
       if (f > 0) tip += f == 1 ? tr("\n1 finding") : tr("\n%1 findings").arg(f);
       if (count_in(divergent_, n.seq, n.last) > 0) tip += tr("\nthe compared ruleset differs here");
+      if (const auto* x = n.kind == Kind::Event ? struck_at(n.seq) : nullptr) {
+        tip += QStringLiteral("\n") + QString::fromStdString(replay::struck_text(*x));
+      }
       return tip;
     }
     case Qt::TextAlignmentRole:
       return index.column() == Findings ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case Qt::ForegroundRole:
+      if (n.kind == Kind::Event && struck_at(n.seq) != nullptr) return QBrush(QColor(0x80, 0x80, 0x80));
       if ((n.kind == Kind::Event || index.column() == Findings) && count_in(finding_seqs_, n.seq, n.last) > 0) {
         return QBrush(QColor(0xb0, 0x1c, 0x1c));
       }
       return {};
-    case Qt::FontRole:
-      if (current) {
-        QFont f;
-        f.setBold(true);
-        return f;
-      }
-      return {};
+    case Qt::FontRole: {
+      const bool struck = n.kind == Kind::Event && struck_at(n.seq) != nullptr;
+      if (!current && !struck) return {};
+      QFont f;
+      f.setBold(current);
+      f.setStrikeOut(struck);
+      return f;
+    }
     case Qt::BackgroundRole:
       if (n.kind == Kind::Event && current) return QBrush(QColor(0xff, 0xe8, 0x9c));
       if (count_in(divergent_, n.seq, n.last) > 0) return QBrush(QColor(0xe4, 0xd8, 0xf8));
@@ -345,6 +366,10 @@ QVariant TimelineModel::data(const QModelIndex& index, int role) const {
     case IsCurrentRole: return current;
     case FindingsRole: return count_in(finding_seqs_, n.seq, n.last);
     case DivergentRole: return count_in(divergent_, n.seq, n.last) > 0;
+    case StruckRole: {
+      const auto* x = n.kind == Kind::Event ? struck_at(n.seq) : nullptr;
+      return x != nullptr ? QString::fromStdString(replay::struck_text(*x)) : QString();
+    }
     default: return {};
   }
 }

@@ -31,6 +31,7 @@ class TimelineModel : public QAbstractItemModel {
     IsCurrentRole,               // bool: the current event, or a group holding it
     FindingsRole,                // int: findings at this event or within this group
     DivergentRole,               // bool: compare mode marks this event or a group holding one
+    StruckRole,                  // QString: an event the fold skips, "voided at seq 8 by Ana: ..."; else empty
   };
   // Reads the events with from <= seq < to (the session's events()).
   using EventSource = std::function<Expected<std::vector<core::Event>>(core::Seq from, core::Seq to)>;
@@ -49,6 +50,9 @@ class TimelineModel : public QAbstractItemModel {
   void relabel();
   // Compare mode: the events to mark (empty: none).
   void set_divergent(std::vector<core::Seq> seqs);
+  // Corrections: the events the fold skips (replay::GameSurvey::struck),
+  // shown struck through with who struck them and why.
+  void set_struck(std::vector<replay::StruckEvent> struck);
 
   // The row of the event with this seq; invalid when out of range.
   [[nodiscard]] QModelIndex index_of_seq(core::Seq seq) const;
@@ -89,6 +93,7 @@ class TimelineModel : public QAbstractItemModel {
   [[nodiscard]] int count_in(const std::vector<core::Seq>& sorted, core::Seq first, core::Seq last) const;
   [[nodiscard]] QString label_of(const Node& n) const;
   [[nodiscard]] const QString& event_label(core::Seq seq) const;
+  [[nodiscard]] const replay::StruckEvent* struck_at(core::Seq seq) const;
   void rebuild_turns();
   void emit_changed_path(core::Seq seq);
 
@@ -98,6 +103,7 @@ class TimelineModel : public QAbstractItemModel {
   std::vector<core::SeatSetup> seats_;
   std::vector<core::Seq> finding_seqs_;  // sorted
   std::vector<core::Seq> divergent_;     // sorted
+  std::vector<replay::StruckEvent> struck_;  // by seq
   EventSource source_;
   std::optional<core::Seq> current_;
 

@@ -87,3 +87,13 @@ inline constexpr std::string_view kResult = "LOG.result";
 inline constexpr std::string_view kEmptyDeck = "ATT-wip.empty-deck";
 
 }  // namespace warlog::core::rule_id
+
+namespace warlog::core::rule_id {
+
+// Corrections and recording times (corrections.cpp; docs/warlog-rules.md).
+inline constexpr std::string_view kLogVoid = "LOG.void";
+inline constexpr std::string_view kLogBackup = "LOG.backup";
+inline constexpr std::string_view kLogCorrection = "LOG.correction";
+inline constexpr std::string_view kLogTime = "LOG.time";
+
+}  // namespace warlog::core::rule_id

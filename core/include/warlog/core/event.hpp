@@ -202,6 +202,23 @@ struct TroopFled {  // a consequence as recorded (Shocked); the fold checks it
   friend bool operator==(const TroopFled&, const TroopFled&) = default;
 };
 
+// --- Corrections (docs/architecture.md › Store format 2 › 2) -----------
+// Mistakes are fixed by further events, never by edits: both stay in the
+// chain. The fold reads them through corrections.hpp, never in apply().
+struct Voided {  // a scorekeeper's slip: the fold skips `target`
+  Seq target = 0;
+  std::string reason;
+  std::string by;  // who voided it, as recorded
+  friend bool operator==(const Voided&, const Voided&) = default;
+};
+struct BackupTo {  // a judge's backup: the state returns to just before `target`
+  Seq target = 0;
+  std::string reason;
+  std::string by;         // the judge: a keyring key id or a signer's name
+  std::string signature;  // Ed25519 bytes by `by`'s key; empty = unsigned
+  friend bool operator==(const BackupTo&, const BackupTo&) = default;
+};
+
 using Payload = std::variant<
     GameCreated, ArmyRegistered,
     TurnStarted, MoraleChecked, PhaseStarted, GameEnded,
@@ -209,7 +226,8 @@ using Payload = std::variant<
     TroopsShifted, AbilityUsed, TroopBurrowed, TroopUnburrowed,
     ShotteFired, ChargeDeclared, ChargeDeclined, LocalFavorUsed, CombatResolved, TroopLost,
     TroopDefeated,
-    LostTroopRecovered, ProvisionsPaid, CardsDiscarded, TerritoryControlTaken, TroopFled>;
+    LostTroopRecovered, ProvisionsPaid, CardsDiscarded, TerritoryControlTaken, TroopFled,
+    Voided, BackupTo>;
 
 // The payload's name as used in the notation and JSON ("CardPlayed").
 [[nodiscard]] std::string_view payload_name(const Payload& p) noexcept;

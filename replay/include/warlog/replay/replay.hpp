@@ -20,6 +20,7 @@
 #include "warlog/core/notation.hpp"
 #include "warlog/core/ruleset.hpp"
 #include "warlog/core/state.hpp"
+#include "warlog/replay/corrections.hpp"
 
 namespace warlog::store {
 class Store;
@@ -52,6 +53,20 @@ struct LocatedFinding {
   std::string_view citation;  // from the rule registry
 };
 
+// The recorded time of one part of a game, for slow-play claims (audit
+// --times): a turn's start (its Morale Check), or one seat's part of a phase.
+// Times are the events' recorded_at_ms; the fold never reads them.
+struct PartTime {
+  std::uint16_t turn = 0;
+  core::Phase phase = core::Phase::Setup;
+  core::Seat seat = core::kNoSeat;  // the part's seat; kNoSeat for setup and a turn's start
+  core::Seq first = 0;              // its first and last events
+  core::Seq last = 0;
+  std::int64_t start_ms = 0;        // its first recorded time; 0 = none recorded
+  std::int64_t end_ms = 0;          // the next part's first time, else its own last; 0 = none
+  friend bool operator==(const PartTime&, const PartTime&) = default;
+};
+
 struct GameAudit {
   GameSummary game;
   std::vector<LocatedFinding> findings;
@@ -59,6 +74,8 @@ struct GameAudit {
   std::string ruleset_name;    // what it was audited under
   std::string ruleset_hash;
   std::string catalog_hash;
+  std::vector<StruckEvent> struck;  // events the fold skips (corrections); empty for most games
+  std::vector<PartTime> times;      // per part of the game; empty when no event has a recorded time
   [[nodiscard]] std::size_t violations() const noexcept;
   // core::digest(final_state): BLAKE2b of the state as text, 64 hex digits.
   // Computed when asked (about 120,000 instructions, a tenth of auditing a

@@ -41,6 +41,12 @@ namespace warlog::replay {
 
 // [{"seat": 1, "player": "Alice", "allegiance": "Claw Empire"}, ...]
 [[nodiscard]] nlohmann::json players_json(const GameSummary& g);
+// The recorded time of each turn and phase part (audit --times), for
+// slow-play claims: "  times: none recorded" when the game has none. JSON:
+// {"parts": [{turn, phase, seat, first, last, start_ms, end_ms, ms}],
+//  "turns": [{turn, start_ms, end_ms, ms}]}.
+[[nodiscard]] std::string audit_times_text(const GameAudit& audit);
+[[nodiscard]] nlohmann::json audit_times_json(const GameAudit& audit);
 
 // "Alice (Claw Empire) vs Bruno (Paw Coalition)".
 [[nodiscard]] std::string seats_line(const GameSummary& g);

@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "warlog/replay/corrections.hpp"
 #include "warlog/replay/finding_list.hpp"
 #include "warlog/replay/replay.hpp"
 
@@ -63,6 +64,7 @@ struct GameSurvey {
   std::vector<TurnFigures> turns;        // one per turn reached, in order
   core::Seq events = 0;                  // events surveyed: seqs 0..events-1
   core::GameState state;                 // the fold after event events-1
+  std::vector<StruckEvent> struck;       // events the fold skips (corrections.hpp); empty for most games
   std::shared_ptr<const core::Catalog> catalog;  // what it was folded under
   std::shared_ptr<const core::Ruleset> ruleset;
 };
@@ -77,8 +79,11 @@ struct GameSurvey {
 // Folds the events appended to the game since `survey` was taken (each call
 // one read transaction) and returns how many; 0 when none. Appends in place
 // (findings already pushed stay where they are, so a list shared with a model
-// is not copied); on error the survey is put back as it was. Errors: as
-// survey_game.
+// is not copied); on error the survey is put back as it was. Except after a
+// correction (a Voided or BackupTo among the new events): it may revise the
+// findings of events before it, so the survey is taken again from the start
+// and the findings list rebuilt in place (a model sharing it must re-read it
+// whole: the viewer's on_grew re-shares it). Errors: as survey_game.
 [[nodiscard]] Expected<core::Seq> extend_survey(const Archive& archive, GameSurvey& survey);
 
 // The events with from <= seq < to (clamped to the stream), decoded, for the
