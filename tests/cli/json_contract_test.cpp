@@ -24,7 +24,7 @@ class JsonContract : public ::testing::Test {
     const auto r = run_warlog("import " + store_ + " " + kSamples + "/games/*.wlog " + kSamples + "/tutorial/*.wlog");
     ASSERT_EQ(r.code, 0) << r.err;
     // A dispute with a ruling that expects a rule: every field of the dispute shapes filled.
-    ASSERT_EQ(run_warlog("dispute add " + store_ + " --game 13 --seq 27 --claim 'three cards' --by Ines").code, 0);
+    ASSERT_EQ(run_warlog("dispute add " + store_ + " --game 14 --seq 27 --claim 'three cards' --by Ines").code, 0);
     const auto ruled = run_warlog("dispute resolve " + store_ +
                                   " 13:27:0 --ruling 'Two a turn' --by Judge --cite MUS-a.draw --cite-text 'R-010' "
                                   "--expect MUS-a.draw");
@@ -77,7 +77,7 @@ TEST_F(JsonContract, ListRulesAndDisputes) {
 // The checker is no check that cannot fail: an audit game without its
 // players is refused.
 TEST_F(JsonContract, TheCheckerRefusesAShapeThatBreaksTheSchema) {
-  const auto r = run_warlog("audit " + store_ + " --game 13 --format json");
+  const auto r = run_warlog("audit " + store_ + " --game 14 --format json");
   std::string broken = r.out;
   const auto at = broken.find("\"players\":");
   ASSERT_NE(at, std::string::npos) << r.out;

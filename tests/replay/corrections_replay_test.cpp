@@ -1,5 +1,5 @@
 // Corrections through the replay facade (docs/warlog-rules.md › Corrections):
-// the sample backup_at_the_mill (a slip voided in turn 2, a judge's backup
+// the sample the_mill_road_appeal (a slip voided in turn 2, a judge's backup
 // in turn 4, a timed scoresheet) audits with its corrections as notes and
 // its struck events listed, seeks and surveys like the fresh fold, rule-diffs
 // through the corrections, and says what a backup crosses.
@@ -45,7 +45,7 @@ std::unique_ptr<Imported> import_sample(const std::string& name) {
 }
 
 TEST(CorrectionsReplay, TheAuditListsTheCorrectionsAsNotesAndTheStruckEvents) {
-  const auto g = import_sample("backup_at_the_mill");
+  const auto g = import_sample("the_mill_road_appeal");
   auto a = g->archive->audit(g->id);
   ASSERT_TRUE(a) << a.error().message;
   EXPECT_EQ(a->violations(), 0u) << replay::audit_text(*a);
@@ -88,7 +88,7 @@ TEST(CorrectionsReplay, TheAuditListsTheCorrectionsAsNotesAndTheStruckEvents) {
 }
 
 TEST(CorrectionsReplay, AuditTimesShowEachPartOfATimedScoresheet) {
-  const auto g = import_sample("backup_at_the_mill");
+  const auto g = import_sample("the_mill_road_appeal");
   auto a = g->archive->audit(g->id);
   ASSERT_TRUE(a);
   ASSERT_FALSE(a->times.empty());
@@ -118,7 +118,7 @@ TEST(CorrectionsReplay, ATimeThatGoesBackwardsIsKeptAndNoted) {
   const fs::path root = dir.path();
   for (const char* sub : {"rulesets", "catalogs", "decks"}) fs::create_directory_symlink(fs::path(WARLOG_SAMPLES_DIR) / sub, root / sub);
   fs::create_directory(root / "games");
-  std::ifstream in(fs::path(WARLOG_SAMPLES_DIR) / "games" / "backup_at_the_mill.wlog");
+  std::ifstream in(fs::path(WARLOG_SAMPLES_DIR) / "games" / "the_mill_road_appeal.wlog");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto at = text.find("@19:02:55 Muster 2");
   ASSERT_NE(at, std::string::npos);
@@ -145,7 +145,7 @@ TEST(CorrectionsReplay, ATimeThatGoesBackwardsIsKeptAndNoted) {
 }
 
 TEST(CorrectionsReplay, ABackupSaysWhatItCrosses) {
-  const auto g = import_sample("backup_at_the_mill");
+  const auto g = import_sample("the_mill_road_appeal");
   auto events = g->archive->events(g->id);
   ASSERT_TRUE(events);
   // Before the judge's backup (seq 64), a backup to seq 60 crosses Yara's draw and play.
@@ -167,7 +167,7 @@ TEST(CorrectionsReplay, ABackupSaysWhatItCrosses) {
 }
 
 TEST(CorrectionsReplay, SeekAtAndAcrossTheCorrectionsEqualsTheFreshFold) {
-  const auto g = import_sample("backup_at_the_mill");
+  const auto g = import_sample("the_mill_road_appeal");
   auto events = g->archive->events(g->id);
   ASSERT_TRUE(events);
   auto catalog = g->archive->catalog_of(g->id);
@@ -201,7 +201,7 @@ TEST(CorrectionsReplay, SeekAtAndAcrossTheCorrectionsEqualsTheFreshFold) {
 }
 
 TEST(CorrectionsReplay, RuleDiffComparesThroughTheCorrections) {
-  const auto g = import_sample("backup_at_the_mill");
+  const auto g = import_sample("the_mill_road_appeal");
   // The same ruleset on both sides: nothing differs, corrections or not.
   auto same = replay::rule_diff(*g->archive, g->id, {});
   ASSERT_TRUE(same) << same.error().message;

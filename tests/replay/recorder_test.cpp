@@ -220,5 +220,48 @@ TEST(Recorder, CompletionKnowsTheGame) {
   EXPECT_THAT(r.complete("ha").candidates, Contains("hand"));
 }
 
+// docs/rulings.md R-050: after a GameEnded a judge's backup (an appeal) is
+// still recorded, and play goes on from before its target; a void of the
+// GameEnded reopens the game; any other void is recorded with its finding.
+TEST(Recorder, R050AJudgesBackupAfterTheEndIsRecordedAndPlayGoesOnFromBeforeItsTarget) {
+  Fixture f;
+  Recorder r = f.create();
+  for (const std::string& line : f.spine.body) ASSERT_EQ(enter(r, line).status, LineStatus::Recorded) << line;
+  ASSERT_EQ(r.ended_at(), 37u);
+  const std::string end_line = f.spine.body.back();
+
+  LineOutcome backup = enter(r, "backup 37 \"appeal: the result was declared too early\" by \"Judge Ada\"");
+  ASSERT_EQ(backup.status, LineStatus::Recorded) << backup.message;
+  ASSERT_EQ(backup.events.size(), 1u);
+  EXPECT_EQ(backup.events.front().seq, 38u);
+  EXPECT_FALSE(r.ended_at()) << "the GameEnded is superseded: the game is open again";
+  EXPECT_THAT(backup.findings, Contains(::testing::Field(&LocatedFinding::finding,
+                                                         ::testing::Field(&core::Finding::rule_id, "LOG.backup"))));
+  // The game ends again, as the judge ruled.
+  ASSERT_EQ(enter(r, end_line).status, LineStatus::Recorded) << end_line;
+  EXPECT_EQ(r.ended_at(), 39u);
+
+  // A void of an ordinary event after the end: recorded, and the fold says
+  // it may not be (LOG.correction).
+  LineOutcome late = enter(r, "void 20 \"a slip noticed after the end\" by \"Scorekeeper Lin\"");
+  ASSERT_EQ(late.status, LineStatus::Recorded);
+  EXPECT_THAT(late.findings, Contains(::testing::Field(&LocatedFinding::finding,
+                                                       ::testing::Field(&core::Finding::rule_id, "LOG.correction"))));
+  // A void of the GameEnded itself reopens it.
+  ASSERT_EQ(enter(r, "void 39 \"not over yet\" by \"Scorekeeper Lin\"").status, LineStatus::Recorded);
+  EXPECT_FALSE(r.ended_at());
+
+  // A recorder opened on the stored game sees the same, and the stream verifies.
+  auto again = Recorder::open(f.archive, r.game());
+  ASSERT_TRUE(again.has_value()) << again.error().message;
+  EXPECT_FALSE(again->ended_at());
+  EXPECT_EQ(again->next_seq(), r.next_seq());
+  EXPECT_EQ(again->state(), r.state());
+  EXPECT_EQ(again->place().turn, r.place().turn);
+  auto verified = f.archive.verify(r.game());
+  ASSERT_TRUE(verified.has_value());
+  EXPECT_TRUE(verified->ok) << verified->detail;
+}
+
 }  // namespace
 }  // namespace warlog::replay

@@ -42,7 +42,7 @@ const std::vector<Expected>& library() {
   static const std::vector<Expected> games = {
       // the_mill_road with a slip voided and a judge's backup: the corrections are notes, the
       // struck move is struck (a note too), and nothing is a violation
-      {"backup_at_the_mill", {"LOG.void", "MUS-mustering.move", "LOG.backup"}},
+      {"the_mill_road_appeal", {"LOG.void", "MUS-mustering.move", "LOG.backup"}},
       {"cut_off", {"WAR-C.lost", "WAR-C.lost", "WAR-C.eligible"}},  // a Lost Troop fought (and was struck)
       {"green_powder", {"WAR-A.mustering"}},                        // a still-mustering Troop fired Shotte
       {"mercenary_discount", {"ATT-3.supply"}},                     // the Allegiance surcharge left out
