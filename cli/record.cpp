@@ -43,11 +43,18 @@ std::string findings_text(const Recorder& r, const std::vector<replay::LocatedFi
 }
 
 // The text answer to one line: its first line says what happened.
+// What a backup crosses, one indented line each.
+std::string crossing_text(const LineOutcome& o) {
+  std::string out;
+  for (const std::string& l : o.crossing) out += "  " + l + "\n";
+  return out;
+}
+
 std::string outcome_text(const Recorder& r, const LineOutcome& o) {
   switch (o.status) {
     case LineStatus::Recorded:
       if (o.events.empty()) return "nothing to record (a blank line or a comment)\n";
-      return fmt::format("{} recorded\n", seqs_text(o.events)) + findings_text(r, o.findings);
+      return fmt::format("{} recorded\n", seqs_text(o.events)) + crossing_text(o) + findings_text(r, o.findings);
     case LineStatus::Refused: {
       std::string out;
       for (const auto& e : o.errors) {
@@ -67,6 +74,10 @@ std::string outcome_text(const Recorder& r, const LineOutcome& o) {
       return out + findings_text(r, o.findings);
     }
     case LineStatus::NeedsConfirm:
+      if (!o.crossing.empty()) {
+        return "needs-confirm: a judge's backup (--strict); nothing recorded\n" + crossing_text(o) +
+               findings_text(r, o.findings);
+      }
       return "needs-confirm: this line breaks a rule (--strict); nothing recorded\n" + findings_text(r, o.findings);
     case LineStatus::Ended: return fmt::format("ended: {}; nothing recorded\n", o.message);
     case LineStatus::Command: return o.message + "\n";
@@ -85,6 +96,7 @@ std::string outcome_json(const Recorder& r, std::uint64_t line_no, const LineOut
   nlohmann::json findings = nlohmann::json::array();
   for (const auto& f : o.findings) findings.push_back(replay::finding_json(f));
   j["findings"] = findings;
+  if (!o.crossing.empty()) j["crossing"] = o.crossing;
   if (o.status == LineStatus::Conflict || o.status == LineStatus::NeedsConfirm) {
     nlohmann::json events = nlohmann::json::array();
     for (const auto& ev : o.events) events.push_back(replay::event_json(ev));
@@ -162,10 +174,13 @@ int terminal_session(Recorder& r, bool strict) {
     const std::string line(raw);
     std::free(raw);
     if (line.find_first_not_of(" \t") != std::string::npos) add_history(line.c_str());
-    auto o = r.enter(line, strict ? replay::Violations::Hold : replay::Violations::Record);
+    // At a terminal a judge's backup always says what it crosses and asks.
+    auto o = r.enter(line, strict ? replay::Violations::Hold : replay::Violations::HoldBackup);
     if (o && o->status == LineStatus::NeedsConfirm) {
-      put(findings_text(r, o->findings));
-      if (!ask_yes("this line breaks a rule: record it anyway? [y/N] ")) {
+      put(crossing_text(*o) + findings_text(r, o->findings));
+      const char* question = o->crossing.empty() ? "this line breaks a rule: record it anyway? [y/N] "
+                                                 : "record this backup? [y/N] ";
+      if (!ask_yes(question)) {
         put("nothing recorded\n");
         continue;
       }

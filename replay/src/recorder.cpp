@@ -16,6 +16,7 @@
 #include "sources.hpp"
 #include "warlog/core/corrections.hpp"
 #include "warlog/core/text_file.hpp"
+#include "warlog/replay/corrections.hpp"
 #include "warlog/store/store.hpp"
 
 namespace warlog::replay {
@@ -229,6 +230,27 @@ Expected<LineOutcome> Recorder::enter(std::string_view line, Violations violatio
   const bool violates = std::any_of(found.begin(), found.end(), [](const LocatedFinding& f) {
     return f.finding.severity == core::Severity::Violation;
   });
+  // A judge's backup says what it crosses before it is recorded.
+  for (const core::Event& ev : parsed.events) {
+    const auto* backup = std::get_if<core::BackupTo>(&ev.payload);
+    if (backup == nullptr) continue;
+    auto crossing = backup_crossing(m.events, backup->target);
+    if (!crossing) continue;  // a target the fold refuses: its LOG.correction finding says why
+    out.crossing.push_back(fmt::format("a backup to seq {} crosses {} event(s) still standing:", crossing->target,
+                                       crossing->events));
+    for (const Crossed& c : crossing->crossed) {
+      out.crossing.push_back(fmt::format("  seq {} {}: {} {}", c.seq,
+                                         c.seat < m.seats.size() ? m.seats[c.seat].player : std::string("the table"),
+                                         to_string(c.kind), c.what));
+    }
+    if (crossing->crossed.empty()) out.crossing.push_back("  no card drawn, no shuffle, nothing hidden revealed");
+  }
+  if (!out.crossing.empty() && violations != Violations::Record) {
+    out.status = LineStatus::NeedsConfirm;
+    out.events = std::move(parsed.events);
+    out.findings = std::move(found);
+    return out;
+  }
   if (violations == Violations::Hold && violates) {
     out.status = LineStatus::NeedsConfirm;
     out.events = std::move(parsed.events);

@@ -263,5 +263,28 @@ TEST(Recorder, R050AJudgesBackupAfterTheEndIsRecordedAndPlayGoesOnFromBeforeItsT
   EXPECT_TRUE(verified->ok) << verified->detail;
 }
 
+// docs/rulings.md R-048: before a backup is recorded it says what it
+// crosses (cards drawn, shuffles, hidden cards revealed), and holds for a
+// judge's yes; recorded, it says so again.
+TEST(Recorder, R048ABackupSaysWhatItCrossesBeforeItIsRecorded) {
+  Fixture f;
+  Recorder r = f.create();
+  for (const std::string& line : f.spine.body) ASSERT_EQ(enter(r, line).status, LineStatus::Recorded) << line;
+  const core::Seq before = f.stored(r.game());
+  const std::string line = "backup 20 \"appeal\" by \"Judge Ada\"";
+  LineOutcome held = enter(r, line, Violations::HoldBackup);
+  ASSERT_EQ(held.status, LineStatus::NeedsConfirm);
+  ASSERT_FALSE(held.crossing.empty());
+  EXPECT_THAT(held.crossing.front(), HasSubstr("a backup to seq 20 crosses"));
+  EXPECT_THAT(held.crossing, Contains(HasSubstr("drawn"))) << "the spine draws after seq 20";
+  EXPECT_EQ(f.stored(r.game()), before) << "nothing written for a held backup";
+  LineOutcome done = enter(r, line, Violations::Record);
+  ASSERT_EQ(done.status, LineStatus::Recorded);
+  EXPECT_EQ(done.crossing, held.crossing);
+  EXPECT_EQ(f.stored(r.game()), before + 1);
+  // A line with no backup is never held for one.
+  EXPECT_NE(enter(r, "Turn 5", Violations::HoldBackup).status, LineStatus::NeedsConfirm);
+}
+
 }  // namespace
 }  // namespace warlog::replay

@@ -49,12 +49,18 @@ struct LineOutcome {
   std::vector<LocatedFinding> findings;      // of those events, with citations
   std::vector<core::NotationError> errors;   // Refused
   std::string message;                       // Ended, Command
+  // A line that backs the game up (BackupTo): what the backup crosses, one
+  // line each ("seq 41 Seat 2 drew Ironclaw Lancer"), shown before it is
+  // recorded (NeedsConfirm) and with it (docs/rulings.md R-048).
+  std::vector<std::string> crossing;
 };
 
 // What enter() does with a line whose events find a violation.
 enum class Violations : std::uint8_t {
-  Record,  // record it: it is what happened at the table (the default)
-  Hold,    // write nothing and answer NeedsConfirm (--strict); enter again with Record to confirm
+  Record,      // record it: it is what happened at the table (the default)
+  Hold,        // a violation or a backup: write nothing and answer NeedsConfirm (--strict); enter again
+               // with Record to confirm
+  HoldBackup,  // only a backup: NeedsConfirm with what it crosses, so a judge weighs it first
 };
 
 // A completion: replace the bytes [start, end of the text given) by one of
