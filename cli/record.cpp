@@ -43,7 +43,7 @@ std::string findings_text(const Recorder& r, const std::vector<replay::LocatedFi
 }
 
 // The text answer to one line: its first line says what happened.
-// What a backup crosses, one indented line each.
+// What a backup crosses, one indented line each.
 std::string crossing_text(const LineOutcome& o) {
   std::string out;
   for (const std::string& l : o.crossing) out += "  " + l + "\n";

@@ -55,7 +55,7 @@ Expected<std::string> random_uuid() {
 
 // What may still be appended after a GameEnded (issue 16): a judge's backup,
 // or a void of the GameEnded itself. Both are corrections; whether one is
-// legal there is the fold's to say (LOG.correction, docs/rulings.md R-050),
+// legal there is the fold's to say (LOG.correction, docs/rulings.md R-066),
 // so a refused one is recorded with its finding, as any violation is.
 bool passes_after_end(const core::Event& ev) { return core::is_correction(ev.payload); }
 
@@ -200,7 +200,7 @@ Expected<Recorder> Recorder::open(Archive& archive, core::GameId game) {
 
 Expected<LineOutcome> Recorder::enter(std::string_view line, Violations violations) {
   Impl& m = *impl_;
-  if (auto shown = m.command(line)) return LineOutcome{LineStatus::Command, {}, {}, {}, std::move(*shown)};
+  if (auto shown = m.command(line)) return LineOutcome{LineStatus::Command, {}, {}, {}, std::move(*shown), {}};
 
   core::LineResult parsed = m.session.parse(line);
   LineOutcome out;

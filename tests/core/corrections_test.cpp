@@ -1,5 +1,5 @@
 // Corrections are events: warlog rules › Corrections (LOG.void, LOG.backup,
-// LOG.correction) and rulings. Each rule: a case that takes
+// LOG.correction) and rulings. Each rule: a case that takes
 // effect and one that is refused; and the fold of a corrected stream is, at
 // every seq, the plain fold of the events that still count.
 
@@ -193,7 +193,7 @@ TEST(Corrections, ABackupUndoesAVoidRecordedAfterItsTarget) {
   EXPECT_EQ(without_seq(f.state), without_seq(fold_all(std::vector<core::Event>(events.begin(), events.begin() + 8)).state));
 }
 
-// After the end: only a backup or a void of the GameEnded.
+// After the end: only a backup or a void of the GameEnded.
 GameBuilder ended() {
   auto b = opening();
   b.act(core::kNoSeat, core::GameEnded{0, core::Victory::Concession});  // seq 7

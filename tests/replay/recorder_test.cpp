@@ -220,10 +220,10 @@ TEST(Recorder, CompletionKnowsTheGame) {
   EXPECT_THAT(r.complete("ha").candidates, Contains("hand"));
 }
 
-// docs/rulings.md R-050: after a GameEnded a judge's backup (an appeal) is
+// docs/rulings.md R-066: after a GameEnded a judge's backup (an appeal) is
 // still recorded, and play goes on from before its target; a void of the
 // GameEnded reopens the game; any other void is recorded with its finding.
-TEST(Recorder, R050AJudgesBackupAfterTheEndIsRecordedAndPlayGoesOnFromBeforeItsTarget) {
+TEST(Recorder, R066AJudgesBackupAfterTheEndIsRecordedAndPlayGoesOnFromBeforeItsTarget) {
   Fixture f;
   Recorder r = f.create();
   for (const std::string& line : f.spine.body) ASSERT_EQ(enter(r, line).status, LineStatus::Recorded) << line;
@@ -263,10 +263,10 @@ TEST(Recorder, R050AJudgesBackupAfterTheEndIsRecordedAndPlayGoesOnFromBeforeItsT
   EXPECT_TRUE(verified->ok) << verified->detail;
 }
 
-// docs/rulings.md R-048: before a backup is recorded it says what it
+// docs/rulings.md R-064: before a backup is recorded it says what it
 // crosses (cards drawn, shuffles, hidden cards revealed), and holds for a
 // judge's yes; recorded, it says so again.
-TEST(Recorder, R048ABackupSaysWhatItCrossesBeforeItIsRecorded) {
+TEST(Recorder, R064ABackupSaysWhatItCrossesBeforeItIsRecorded) {
   Fixture f;
   Recorder r = f.create();
   for (const std::string& line : f.spine.body) ASSERT_EQ(enter(r, line).status, LineStatus::Recorded) << line;

@@ -41,16 +41,16 @@ constexpr Rule kRules[] = {
      "The recorded result matches the one the rules derive, and play stops when the game is decided.", Violation,
      Warlog, "", "R-035"},
     {id::kLogVoid, "warlog rules › Corrections",
-     "A scorekeeper's void: the voided event stays in the log and the fold skips it.", Note, Warlog, "", "R-047"},
+     "A scorekeeper's void: the voided event stays in the log and the fold skips it.", Note, Warlog, "", "R-063"},
     {id::kLogBackup, "warlog rules › Corrections",
      "A judge's backup: the game returns to just before its target; the events between are superseded.", Note,
-     Warlog, "", "R-048"},
+     Warlog, "", "R-064"},
     {id::kLogCorrection, "warlog rules › Corrections",
      "A void names an earlier action still standing; a backup an earlier event; after the end only a backup or a "
      "void of the GameEnded.",
-     Violation, Warlog, "", "R-049"},
+     Violation, Warlog, "", "R-065"},
     {id::kLogTime, "warlog rules › Recording times",
-     "Recorded times do not go backwards; a time that does is kept as recorded.", Note, Warlog, "", "R-051"},
+     "Recorded times do not go backwards; a time that does is kept as recorded.", Note, Warlog, "", "R-067"},
 
     // --- Morale Check (page not yet published) ---------------------------
     {id::kMoraleLeader, "Morale Check (not yet published)",

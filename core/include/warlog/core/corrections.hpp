@@ -4,7 +4,7 @@
 // like any event, and nothing is rewritten. This is the one place that
 // decides which events count: fold(), audit, seek and snapshots, export and
 // rule-diff all read a stream through it. The readings are
-// docs/warlog-rules.md › Corrections and docs/rulings.md.
+// docs/warlog-rules.md › Corrections and docs/rulings.md.
 //
 //   - A void skips its target: an earlier ordinary event, not already
 //     voided or superseded (else a LOG.correction finding, and nothing

@@ -33,7 +33,7 @@ struct StruckEvent {
 // What a judge's backup to just before `target` crosses: what happened at the
 // table from `target` on (in the line of play that stands: voided and
 // already superseded events are left out) and cannot be un-known. Shown
-// before the backup is recorded (rulings R-048).
+// before the backup is recorded (rulings R-064).
 struct Crossed {
   enum class Kind : std::uint8_t {
     Drawn,     // cards drawn into a hand

@@ -51,7 +51,7 @@ struct LineOutcome {
   std::string message;                       // Ended, Command
   // A line that backs the game up (BackupTo): what the backup crosses, one
   // line each ("seq 41 Seat 2 drew Ironclaw Lancer"), shown before it is
-  // recorded (NeedsConfirm) and with it (docs/rulings.md R-048).
+  // recorded (NeedsConfirm) and with it (docs/rulings.md R-064).
   std::vector<std::string> crossing;
 };
 
