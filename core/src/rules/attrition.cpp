@@ -265,7 +265,10 @@ void on(const Step& st, const TroopFled& f) {
 void end_of_turn(const Step& st) {
   GameState& s = st.s;
   if (s.decided_at) return;
-  if (s.final_turn != 0 && s.turn >= s.final_turn && s.final_territory >= 0) {
+  // The index is checked, not trusted: a snapshot's state comes from bytes
+  // (fuzz target "snapshot" reached this with an index past the Territories).
+  if (s.final_turn != 0 && s.turn >= s.final_turn && s.final_territory >= 0 &&
+      static_cast<std::size_t>(s.final_territory) < s.territories.size()) {
     const TerritoryState& t = s.territories[static_cast<std::size_t>(s.final_territory)];
     const Card* c = st.ctx.catalog.find(t.card);
     std::array<int, kSeatCount> sides{};
