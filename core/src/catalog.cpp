@@ -140,6 +140,8 @@ std::optional<std::uint16_t> quirks_from(std::string_view s) {
     else if (word == "burrow") q |= kQuirkBurrow;
     else if (word == "shocked") q |= kQuirkShocked;
     else if (word == "phase") q |= kQuirkPhaseText;
+    else if (word == "trigger") q |= kQuirkTrigger;
+    else if (word == "charge") q |= kQuirkCharge;
     else return false;
     word.clear();
     return true;
@@ -271,7 +273,7 @@ Expected<Catalog> parse_catalog_csv(std::string_view text) {
         case Column::Threshold: if (!number(card.threshold)) return bad("expected a whole number from 0 to 999 for threshold, found"); break;
         case Column::Quirks: {
           const auto q = quirks_from(cell);
-          if (!q) return bad("unknown quirk (expected shotte, burrow, shocked or phase) in");
+          if (!q) return bad("unknown quirk (expected shotte, burrow, shocked, phase, trigger or charge) in");
           card.quirks = *q;
           break;
         }

@@ -175,13 +175,19 @@ void play_troops(Game& g, Seat me) {
   }
 }
 
-// Own Troops shifted among each other while playing cards: a swap.
+// Own Troops shifted among each other while playing cards: a swap
+// of two neighbouring Troops, in a part that played a card.
 void shift(Game& g, Seat me) {
   if (!g.rng.chance(6)) return;
+  bool played = false;
+  for (Space a : g.own_troops(me)) played = played || g.state.at(a)->entered_turn == g.state.turn;
+  if (!played) return;
+  const auto shiftable = [&](const std::optional<Troop>& slot) {
+    return slot && slot->owner == me && !slot->has(kTroopLost) && g.card(slot->card).type == CardType::Troop;
+  };
   for (Space a : g.own_troops(me)) {
     for (Space b : g.neighbours(a)) {
-      const auto& slot = g.state.at(b);
-      if (!slot || slot->owner != me || slot->has(kTroopLost) || g.state.at(a)->has(kTroopLost)) continue;
+      if (!shiftable(g.state.at(b)) || !shiftable(g.state.at(a))) continue;
       (void)g.emit(me, TroopsShifted{{TroopMoved{a, b}, TroopMoved{b, a}}});
       return;
     }

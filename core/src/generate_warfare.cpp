@@ -127,11 +127,13 @@ void resolve_combats(Game& g, Seat charger) {
     combat.troop = attacker;
     const std::vector<Space> enemies = g.enemies_next_to(attacker, charger, false);
     combat.strikes = split(g, g.card(g.state.at(attacker)->card).vigor, enemies);
-    // Each defender strikes back once per Charge, in its first combat;
-    // a Troop still mustering cannot.
+    // Each defender strikes back once per Charge, in its first combat,
+    // or in every one under defender_strikes_each_combat; a Troop still
+    // mustering cannot. None is left out.
     for (Space d : enemies) {
       const Troop& def = *g.state.at(d);
-      if (still_mustering(g.state, def) || contains(g.state.defenders_struck, d)) continue;
+      if (still_mustering(g.state, def)) continue;
+      if (!g.ctx.rules.defender_strikes_each_combat && contains(g.state.defenders_struck, d)) continue;
       combat.defenders.push_back(
           DefenderSplit{d, split(g, g.card(def.card).vigor, g.enemies_next_to(d, def.owner, false))});
     }

@@ -21,8 +21,8 @@ struct Option {
   std::variant<int Ruleset::*, bool Ruleset::*, std::string Ruleset::*> field;
 };
 
-const std::array<Option, 28>& options() {
-  static const std::array<Option, 28> kOptions{{
+const std::array<Option, 37>& options() {
+  static const std::array<Option, 37> kOptions{{
       {"ruleset", "name", &Ruleset::name},
       {"ruleset", "version", &Ruleset::version},
       {"deck", "min", &Ruleset::deck_min},
@@ -48,6 +48,15 @@ const std::array<Option, 28>& options() {
       {"rulings", "army_ability_counts_in_deck", &Ruleset::army_ability_counts_in_deck},
       {"rulings", "burrowed_troops_hidden", &Ruleset::burrowed_troops_hidden},
       {"rulings", "dwellings_hold_sides", &Ruleset::dwellings_hold_sides},
+      {"rulings", "cards_on_territory_spaces", &Ruleset::cards_on_territory_spaces},
+      {"rulings", "burrow_while_mustering", &Ruleset::burrow_while_mustering},
+      {"rulings", "lost_troops_act", &Ruleset::lost_troops_act},
+      {"rulings", "fought_troops_stay", &Ruleset::fought_troops_stay},
+      {"rulings", "charge_combats_optional", &Ruleset::charge_combats_optional},
+      {"rulings", "strike_back_optional", &Ruleset::strike_back_optional},
+      {"rulings", "favor_when_preempted", &Ruleset::favor_when_preempted},
+      {"rulings", "favor_same_turn", &Ruleset::favor_same_turn},
+      {"rulings", "rarity_per_deck", &Ruleset::rarity_per_deck},
       {"visibility", "homeland_hidden", &Ruleset::homeland_hidden},
       {"ruleset", "description", static_cast<std::string Ruleset::*>(nullptr)},
       {"ruleset", "based_on", static_cast<std::string Ruleset::*>(nullptr)},

@@ -10,6 +10,13 @@ namespace warlog::core {
 
 int vanguard_row(const GameState& s, Seat seat) noexcept { return seat == 0 ? 0 : s.rows - 1; }
 
+const TerritoryState* territory_at(const GameState& s, Space sp) noexcept {
+  for (const TerritoryState& t : s.territories) {
+    if (t.space == sp) return &t;
+  }
+  return nullptr;
+}
+
 bool still_mustering(const GameState& s, const Troop& t) noexcept { return t.entered_turn == s.turn; }
 
 int effective_morale(const Troop& t, const Catalog& catalog) noexcept {

@@ -7,6 +7,10 @@
 namespace warlog::core::detail {
 
 void Step::report(std::string_view rule, std::string message) const {
+  report_for(ev.seat < kSeatCount ? ev.seat : kNoSeat, ev.seq, rule, std::move(message));
+}
+
+void Step::report_for(Seat seat, Seq concerns, std::string_view rule, std::string message) const {
   if (full()) {
     if (dropped++ == 0) dropped_rule = rule;
     return;
@@ -14,7 +18,8 @@ void Step::report(std::string_view rule, std::string message) const {
   const Rule* r = find_rule(rule);
   // An unregistered id is a bug in warlog, caught by the registry test.
   out.push_back(Finding{ev.seq, r ? r->id : rule, r ? r->severity : Severity::Violation,
-                        r ? r->basis : Basis::Written, std::move(message)});
+                        r ? r->basis : Basis::Written, std::move(message), seat < kSeatCount ? seat : kNoSeat,
+                        concerns});
 }
 
 SeatState* Step::actor() const {

@@ -30,6 +30,9 @@ struct Step {
   // Records a finding of `rule` (an id from rule_ids.hpp) at this event, or
   // counts it once the event has kMaxFindingsPerEvent.
   void report(std::string_view rule, std::string message) const;
+  // The same for a breach by `seat` that concerns event `concerns` and
+  // became certain at this event (a phase part closing).
+  void report_for(Seat seat, Seq concerns, std::string_view rule, std::string message) const;
   // True once this event has recorded kMaxFindingsPerEvent findings.
   [[nodiscard]] bool full() const noexcept { return out.size() - first >= kMaxFindingsPerEvent; }
 
@@ -97,6 +100,11 @@ void on(const Step&, const TroopFled&);
 // the post-combat move, Attrition step 1).
 void move_troop(const Step& st, Space from, Space to, std::string_view once_rule);
 
+// True (and a MUS-movement.territory finding about `what`) when a Territory
+// lies on `to` and the ruleset keeps cards off it (rulings R-042): the card
+// then stays where it was, as for a space a card holds.
+bool onto_territory(const Step& st, Space to, std::string_view what);
+
 // Movement outside the Muster Phase (rules/warfare.cpp, rules/attrition.cpp).
 void post_combat_move(const Step& st, const TroopMoved& m);
 void attrition_move(const Step& st, const TroopMoved& m);
@@ -113,6 +121,10 @@ void defeat(const Step& st, Space sp);
 // The same for a Troop that flees (Shocked, WIP empty deck): it leaves the
 // battlefield without counting toward a Territory (rulings R-016).
 void flee(const Step& st, Space sp);
+
+// Warfare › C.: every eligible combat of the Charge has been fought, checked
+// once, at the first post-combat move or when the Warfare part closes.
+void check_every_combat(const Step& st);
 
 // Attrition › 2 and › 4 (rules/attrition.cpp).
 void check_supremacy(const Step& st);

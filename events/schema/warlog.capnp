@@ -394,6 +394,7 @@ struct Snapshot {
     wagesDue @22 :List(WageDue);
     turncoatOffer @23 :List(CardCount);
     turncoatDraws @24 :Int32;
+    recoveredThisTurn @25 :Bool;
   }
 
   struct Territory {
@@ -444,5 +445,7 @@ struct Snapshot {
     hasDecidedAt @33 :Bool;
     decidedAt @34 :UInt64;
     playAfterEndReported @35 :Bool;
+    moraleChecked @36 :Bool;     # this turn's Morale Check is recorded
+    partStarted @37 :UInt64;     # the PhaseStarted that opened the part under way
   }
 }

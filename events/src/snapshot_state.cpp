@@ -32,8 +32,8 @@ consteval std::size_t field_count() {
     return sizeof...(A);
   }
 }
-static_assert(field_count<core::GameState>() == 33, "GameState changed: encode the new field here and in Snapshot.State");
-static_assert(field_count<core::SeatState>() == 25, "SeatState changed: encode the new field here and in Snapshot.Seat");
+static_assert(field_count<core::GameState>() == 35, "GameState changed: encode the new field here and in Snapshot.State");
+static_assert(field_count<core::SeatState>() == 26, "SeatState changed: encode the new field here and in Snapshot.Seat");
 static_assert(field_count<core::Troop>() == 7, "Troop changed: encode the new field here and in Snapshot.Troop");
 static_assert(field_count<core::HeldCard>() == 2, "HeldCard changed: encode it here and in Snapshot.HeldCard");
 static_assert(field_count<core::WageDue>() == 3, "WageDue changed: encode it here and in Snapshot.WageDue");
@@ -112,6 +112,7 @@ void write_seat(SnapshotSchema::Seat::Builder b, const core::SeatState& s) {
   }
   write_pile(b.initTurncoatOffer(count_of(s.turncoat_offer.size())), s.turncoat_offer);
   b.setTurncoatDraws(s.turncoat_draws);
+  b.setRecoveredThisTurn(s.recovered_this_turn);
 }
 
 }  // namespace
@@ -169,6 +170,8 @@ void write_state(SnapshotSchema::State::Builder b, const core::GameState& s) {
   b.setHasDecidedAt(s.decided_at.has_value());
   if (s.decided_at) b.setDecidedAt(*s.decided_at);
   b.setPlayAfterEndReported(s.play_after_end_reported);
+  b.setMoraleChecked(s.morale_checked);
+  b.setPartStarted(s.part_started);
 }
 
 
@@ -240,6 +243,7 @@ core::SeatState read_seat(SnapshotSchema::Seat::Reader r) {
   }
   s.turncoat_offer = read_pile(r.getTurncoatOffer(), "a seat's Turncoat offer");
   s.turncoat_draws = r.getTurncoatDraws();
+  s.recovered_this_turn = r.getRecoveredThisTurn();
   return s;
 }
 
@@ -299,6 +303,8 @@ core::GameState read_state(SnapshotSchema::State::Reader r) {
   if (r.getHasVictory()) s.victory = from_schema(r.getVictory(), "snapshot victory");
   if (r.getHasDecidedAt()) s.decided_at = r.getDecidedAt();
   s.play_after_end_reported = r.getPlayAfterEndReported();
+  s.morale_checked = r.getMoraleChecked();
+  s.part_started = r.getPartStarted();
   return s;
 }
 

@@ -99,7 +99,10 @@ void locate_all(const std::vector<core::Finding>& found, std::span<const core::E
 void locate_findings(std::vector<core::Finding>& found, const core::Event& ev, std::vector<LocatedFinding>& out) {
   for (auto& f : found) {
     const core::Rule* rule = core::find_rule(f.rule_id);
-    out.push_back(LocatedFinding{std::move(f), ev.turn, ev.phase, ev.seat,
+    // The seat that broke the rule, which a finding reported when a part
+    // closes names itself (the closing event may be the opponent's).
+    const core::Seat seat = f.seat != core::kNoSeat ? f.seat : ev.seat;
+    out.push_back(LocatedFinding{std::move(f), ev.turn, ev.phase, seat,
                                  rule != nullptr ? rule->citation : std::string_view{}});
   }
 }

@@ -117,7 +117,9 @@ Expected<core::Seq> fold_on(const Archive& archive, GameSurvey& survey) {
     turn = ev.turn;
     found.clear();
     core::apply(ctx, survey.state, ev, found);
-    for (const core::Finding& f : found) survey.findings.push_back(f, ev.turn, ev.phase, ev.seat);
+    for (const core::Finding& f : found) {
+      survey.findings.push_back(f, ev.turn, ev.phase, f.seat != core::kNoSeat ? f.seat : ev.seat);
+    }
     extend_spans(survey.spans, ev);
     survey.events = ev.seq + 1;
     return true;

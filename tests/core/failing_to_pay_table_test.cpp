@@ -40,11 +40,12 @@ Battle bo_to_pay(const std::string& bo_troop) {
 }
 
 // Claw against the Weald: Bo's Weald Burrower (a2) Burrows in turn 3, then
-// un-Burrows to Charge Ana's Lancer (a1); both fall. Bo's Briar Archer (b2)
-// faces Ana's Musketeer (b1). Ana has paid; Bo's Attrition Phase has begun.
+// un-Burrows to Charge Ana's Lancer (a1); both fall. Bo's Briar Archer (e2)
+// stands apart from Ana's Musketeer (b1), so the Charge has no other combat
+// to fight (rulings R-049). Ana has paid; Bo's Attrition Phase has begun.
 Battle burrower_fell() {
   Battle b(Table::against_weald());
-  b.face_off({{"Ironclaw Lancer", "a1"}, {"Claw Musketeer", "b1"}}, {{"Weald Burrower", "a2"}, {"Briar Archer", "b2"}});
+  b.face_off({{"Ironclaw Lancer", "a1"}, {"Claw Musketeer", "b1"}}, {{"Weald Burrower", "a2"}, {"Briar Archer", "e2"}});
   b.turn().muster(kAna).muster(kBo).act(kBo, core::TroopBurrowed{sq("a2")}).warfare();
   b.act(kBo, ChargeDeclared{ChargeMode::Burrow, sq("a2")});
   b.act(kBo, CombatResolved{sq("a2"), {{sq("a1"), 3}}, {{sq("a1"), {{sq("a2"), 3}}}}});
@@ -97,7 +98,7 @@ const PayRow kFailingToPay[] = {
      Penalty::None, 1},
     {"DefeatedUnBurrowedTroop", "a defeated Burrowed Troop that un-Burrowed this turn", [] {
        auto b = burrower_fell();
-       b.pay(kBo, {}, {{sq("a2"), "Weald Burrower"}, {sq("b2"), "Briar Archer"}});
+       b.pay(kBo, {}, {{sq("a2"), "Weald Burrower"}, {sq("e2"), "Briar Archer"}});
        return Unpaid{b, kBo, sq("a2"), "Weald Burrower"};
      },
      Penalty::None, 1},
@@ -216,20 +217,20 @@ TEST(AttritionStep3_FailingToPay_MoraleZero, LastsUntilTheOwnersNextAttritionPha
 
 TEST(AttritionStep3_FailingToPay_Priority, PayingAnotherTroopBeforeTheUnBurrowedOneIsAViolation) {
   auto b = burrower_fell();
-  b.pay(kBo, {{sq("b2"), "Briar Archer"}}, {{sq("a2"), "Weald Burrower"}});
+  b.pay(kBo, {{sq("e2"), "Briar Archer"}}, {{sq("a2"), "Weald Burrower"}});
   const auto f = b.fold();
   expect_single(f, "ATT-3.priority", b.last_seq(),
-                "Bo pays 'Briar Archer' on b2 but leaves 'Weald Burrower' unpaid, which must be paid first");
+                "Bo pays 'Briar Archer' on e2 but leaves 'Weald Burrower' unpaid, which must be paid first");
   EXPECT_EQ(f.state.seats[kBo].cards_owed_discard, 1);
 }
 
 TEST(AttritionStep3_FailingToPay_Priority, PayingTheUnBurrowedTroopFirstIsClean) {
   auto b = burrower_fell();
-  b.pay(kBo, {{sq("a2"), "Weald Burrower"}}, {{sq("b2"), "Briar Archer"}});
+  b.pay(kBo, {{sq("a2"), "Weald Burrower"}}, {{sq("e2"), "Briar Archer"}});
   const auto f = b.fold();
   testing::expect_clean(f);
   EXPECT_EQ(f.state.seats[kBo].cards_owed_discard, 0);
-  EXPECT_TRUE(f.state.at(sq("b2"))->has(core::kTroopUnprovisioned));
+  EXPECT_TRUE(f.state.at(sq("e2"))->has(core::kTroopUnprovisioned));
 }
 
 }  // namespace

@@ -105,8 +105,8 @@ TEST(AttritionStep2_Supremacy, AnEnemyTroopOnASideContestsControl) {
   EXPECT_FALSE(f.state.victory.has_value());
 }
 
-// Ana's Lancer on c1 against Bo's Weald Burrower on c3, Burrowed as soon as
-// it is played (the Burrow timing is unchecked: R-045).
+// Ana's Lancer on c1 against Bo's Weald Burrower on c3, played in turn 2 and
+// Burrowed in Bo's turn-3 Muster Phase (the first a Troop may: R-045).
 Ruleset hidden_burrow() {
   Ruleset r;
   r.burrowed_troops_hidden = true;
@@ -118,7 +118,8 @@ Battle mill_faced_by_a_burrower(Ruleset r = {}) {
   t.rows = 3;
   t.territories = {{"Old Mill", core::Space{2, 1}}};
   auto b = mill_faced_by("Weald Burrower", std::move(t), std::move(r));
-  b.act(kBo, core::TroopBurrowed{sq("c3")});
+  b.settle();  // visible in turn 2, the Burrower contests the Mill under either reading
+  b.turn().musters().act(kBo, core::TroopBurrowed{sq("c3")}).warfare();
   b.attrition(kAna).pay_all(kAna);
   return b;
 }
@@ -211,11 +212,14 @@ TEST(AttritionStep4_Threshold, ADwellingStruckNextToATerritoryCountsNothingBenea
 
 TEST(AttritionStep4_Threshold, ATroopDestroyedNextToATerritoryCountsOne) {
   auto b = flanked("Ironclaw Lancer", "Paw Militia", "Paw Militia");
-  b.act(kAna, charge()).act(kAna, CombatResolved{sq("b1"), {{sq("a1"), 1}, {sq("b2"), 2}}, {}});
+  b.act(kAna, charge())
+      .act(kAna, CombatResolved{sq("b1"),
+                                {{sq("a1"), 1}, {sq("b2"), 2}},
+                                {DefenderSplit{sq("a1"), {{sq("b1"), 2}}}, DefenderSplit{sq("b2"), {{sq("b1"), 2}}}}});
   const auto f = b.fold();
   expect_clean(f);
   EXPECT_FALSE(f.state.at(sq("b2")).has_value());
-  EXPECT_EQ(f.state.territories[0].beneath, 1);
+  EXPECT_EQ(f.state.territories[0].beneath, 1) << "the Lancer, struck back for 4, falls on b1, beside no Territory";
 }
 
 // --- Shotte (Warfare Phase › A. Shotte Subphase) -------------------------------
@@ -258,13 +262,17 @@ TEST(WarfareB_BurrowedHidden, UnderHiddenBurrowsStrikingABurrowedTroopIsAViolati
 
 TEST(WarfareB_BurrowedHidden, UnderHiddenBurrowsABurrowedTroopBesideTheFighterGetsNoShare) {
   auto b = flanked_by_a_burrower(hidden_burrow());
-  b.act(kAna, charge()).act(kAna, CombatResolved{sq("b1"), {{sq("a1"), 3}}, {}});
+  b.act(kAna, charge())
+      .act(kAna, CombatResolved{sq("b1"), {{sq("a1"), 3}}, {DefenderSplit{sq("a1"), {{sq("b1"), 2}}}}});
   expect_clean(b.fold());
 }
 
 TEST(WarfareB_BurrowedHidden, StrikingABurrowedTroopIsCleanAndLands) {
   auto b = flanked_by_a_burrower();
-  b.act(kAna, charge()).act(kAna, CombatResolved{sq("b1"), {{sq("a1"), 2}, {sq("b2"), 1}}, {}});
+  b.act(kAna, charge())
+      .act(kAna, CombatResolved{sq("b1"),
+                                {{sq("a1"), 2}, {sq("b2"), 1}},
+                                {DefenderSplit{sq("a1"), {{sq("b1"), 2}}}, DefenderSplit{sq("b2"), {{sq("b1"), 3}}}}});
   const auto f = b.fold();
   expect_clean(f);
   EXPECT_EQ(f.state.at(sq("b2"))->damage, 1);
@@ -278,7 +286,11 @@ TEST(WarfareB_BurrowedHidden, UnderHiddenBurrowsABurrowedTroopStrikingBackIsAVio
 }
 
 TEST(WarfareB_BurrowedHidden, UnderHiddenBurrowsABurrowedTroopThatUnBurrowsToChargeFights) {
-  auto b = flanked_by_a_burrower(hidden_burrow(), "Claw Musketeer");
+  // The turn-3 Archer's strike back is left out under R-038's option, so
+  // that the Musketeer stands in turn 4.
+  Ruleset r = hidden_burrow();
+  r.strike_back_optional = true;
+  auto b = flanked_by_a_burrower(r, "Claw Musketeer");
   b.act(kAna, charge()).act(kAna, CombatResolved{sq("b1"), {{sq("a1"), 2}}, {}});
   b.settle().turn().musters().warfare();  // Ana leads; a Burrowed Troop may Charge all the same
   b.act(kBo, core::ChargeDeclared{ChargeMode::Burrow, sq("b2")})

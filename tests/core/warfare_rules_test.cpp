@@ -236,7 +236,7 @@ TEST(WarfareB_ChargeOnce, OneDecisionIsClean) {
 TEST(WarfareB_ChargeOnce, ChargingThenDecliningIsAViolation) {
   auto b = lancer_vs_militia();
   b.act(kAna, charge()).act(kAna, core::ChargeDeclined{});
-  expect_single(b.fold(), "WAR-B.once", b.last_seq(), "a second Charge decision this turn");
+  expect_single(b.fold(), "WAR-B.once", b.last_seq(), "a decline after a Charge was declared this turn");
 }
 
 // Claw Empire against the Weald: Ana's Lancer a1 and Musketeer b1 (Morale 5)
@@ -337,7 +337,7 @@ TEST(WarfareB_LocalFavor, UsingItInTheOpponentsMusterAfterOwnEndedIsAViolation) 
 
 TEST(WarfareB_LocalFavor, UsingItTwiceIsAViolation) {
   auto b = ana_declines();
-  b.act(kAna, core::LocalFavorUsed{"a"}).act(kAna, core::LocalFavorUsed{"b"});
+  b.settle().turn().muster(kAna).act(kAna, core::LocalFavorUsed{"a"}).act(kAna, core::LocalFavorUsed{"b"});
   expect_single(b.fold(), "WAR-B.local-favor", b.last_seq(), "('b') without holding it");
 }
 
@@ -630,7 +630,8 @@ TEST(WarfareBadInput, SpacesOffTheGridAreFindingsAndTheFoldGoesOn) {
   auto b = lancer_vs_militia();
   b.act(kAna, fire("j9", "a2", 2));
   const core::Seq shot = b.last_seq();
-  b.act(kAna, charge()).act(kAna, CombatResolved{sq("a1"), {{sq("a2"), 2}, {sq("a9"), 1}}, {}});
+  b.act(kAna, charge())
+      .act(kAna, CombatResolved{sq("a1"), {{sq("a2"), 2}, {sq("a9"), 1}}, {{sq("a2"), {{sq("a1"), 2}}}}});
   const core::Seq combat = b.last_seq();
   b.act(kAna, core::TroopDefeated{core::Space{-3, 100}});
   const core::Seq defeated = b.last_seq();
@@ -643,7 +644,7 @@ TEST(WarfareBadInput, SpacesOffTheGridAreFindingsAndTheFoldGoesOn) {
   EXPECT_EQ(space[1].seq, combat);
   EXPECT_EQ(space[2].seq, defeated);
   expect_single(f, "WAR-C.eligible", combat, "strikes a9, which holds no adjacent enemy Troop");
-  expect_single(f, "WAR-C.defeat", b.last_seq(), "'Ironclaw Lancer' on a1 is recorded as defeated but has 3");
+  expect_single(f, "WAR-C.defeat", b.last_seq(), "'Ironclaw Lancer' on a1 is recorded as defeated but has 1");
   EXPECT_FALSE(f.state.at(sq("a2")).has_value()) << "the on-grid strike still landed";
 }
 

@@ -13,7 +13,7 @@ namespace {
 
 core::Finding finding(core::Seq seq, std::string_view rule, std::string message,
                       core::Severity severity = core::Severity::Violation) {
-  return core::Finding{seq, rule, severity, core::Basis::Written, std::move(message)};
+  return core::Finding{seq, rule, severity, core::Basis::Written, std::move(message), core::kNoSeat, seq};
 }
 
 TEST(FindingList, ReadsBackWhatWasPushedWithTheRegistersCitation) {

@@ -45,15 +45,16 @@ const std::vector<Expected>& library() {
       {"the_mill_road_appeal", {"LOG.void", "MUS-mustering.move", "LOG.backup"}},
       {"cut_off", {"WAR-C.lost", "WAR-C.lost", "WAR-C.eligible"}},  // a Lost Troop fought (and was struck)
       {"green_powder", {"WAR-A.mustering"}},                        // a still-mustering Troop fired Shotte
-      {"mercenary_discount", {"ATT-3.supply"}},                     // the Allegiance surcharge left out
+      // the Allegiance surcharge left out; a shift in a part that played no card (rulings R-022)
+      {"mercenary_discount", {"ATT-3.supply", "MUS-movement.shift"}},
       {"order_of_battle", {"WAR-C.order"}},                         // combats in the wrong order
       {"out_of_turn", {"WAR-B.leader"}},                            // a Charge by the wrong player
       {"rabble_and_gold", {}},
       {"roots_and_iron", {}},
       {"siege_of_stone_bridge", {}},
-      {"slingers_at_the_ford", {}},
+      {"slingers_at_the_ford", {"MUS-movement.shift"}},             // a shift in a part that played no card
       {"strongbox_ledger", {"ATT-3.priority"}},                     // a Gambit left unpaid, Troops paid
-      {"the_long_hedgerow", {}},
+      {"the_long_hedgerow", {"MUS-movement.shift"}},                // a shift in a part that played no card
       {"the_mill_road", {}},
   };
   return games;

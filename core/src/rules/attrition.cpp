@@ -22,6 +22,12 @@ void attrition_move(const Step& st, const TroopMoved& m) {
   }
   if (st.ev.seat < kSeatCount && st.s.seats[st.ev.seat].provisions_paid_this_turn) {
     st.report(rule_id::kAttritionMove, "a Troop moves after Provision costs were paid: moves belong to step 1");
+  } else if (st.ev.seat < kSeatCount && st.s.seats[st.ev.seat].recovered_this_turn) {
+    // Step 1: "may move each Troop 1 space. Then any Lost Troops may be
+    // recovered" (rulings R-051).
+    st.report(rule_id::kAttritionMove, fmt::format("{} moves a Troop after recovering a Lost Troop: the moves of "
+                                                   "step 1 come first",
+                                                   st.player(st.ev.seat)));
   }
   move_troop(st, m.from, m.to, rule_id::kAttritionMove);
 }
@@ -47,6 +53,7 @@ void on(const Step& st, const LostTroopRecovered& r) {
   if (seat->provisions_paid_this_turn) {
     st.report(rule_id::kRecoverLost, "a Troop is recovered after Provision costs were paid: recovery is step 1");
   }
+  seat->recovered_this_turn = true;
   Troop troop = *t;
   const bool burrowed = troop.has(kTroopBurrowed);
   troop.flags &= static_cast<std::uint16_t>(~(kTroopLost | kTroopBurrowed | kTroopUnprovisioned));
@@ -59,6 +66,11 @@ void on(const Step& st, const LostTroopRecovered& r) {
   seat->recovery_spent += burrowed ? 0 : st.ctx.rules.recovery_cost;
   if (burrowed) troop.unburrowed_turn = s.turn;
   if (!st.on_grid(r.to, "recovery space")) return;
+  if (!(r.to == r.space) &&
+      onto_territory(st, r.to, fmt::format("'{}' recovered to {}", troop.card, to_string(r.to)))) {
+    *t = troop;  // stays where it was, no longer Lost
+    return;
+  }
   if (r.to.row != vanguard_row(s, troop.owner) || (s.at(r.to) && !(r.to == r.space))) {
     st.report(rule_id::kRecoverSpace, fmt::format("'{}' is recovered to {}, not an empty space of {}'s Vanguard",
                                                   troop.card, to_string(r.to), seat->player));
@@ -253,7 +265,10 @@ void on(const Step& st, const TroopFled& f) {
 void end_of_turn(const Step& st) {
   GameState& s = st.s;
   if (s.decided_at) return;
-  if (s.final_turn != 0 && s.turn >= s.final_turn && s.final_territory >= 0) {
+  // The index is checked, not trusted: a snapshot's state comes from bytes
+  // (fuzz target "snapshot" reached this with an index past the Territories).
+  if (s.final_turn != 0 && s.turn >= s.final_turn && s.final_territory >= 0 &&
+      static_cast<std::size_t>(s.final_territory) < s.territories.size()) {
     const TerritoryState& t = s.territories[static_cast<std::size_t>(s.final_territory)];
     const Card* c = st.ctx.catalog.find(t.card);
     std::array<int, kSeatCount> sides{};

@@ -59,11 +59,28 @@ void check_army(const Step& st, Seat seat_index, const ArmyRegistered& a) {
                           to_string(declared), orders));
   }
 
-  // › Card Rarity & Deck Limits, per card name across both decks.
-  CardPile copies;
+  // Deck Construction: a deck is made up of Troops, Gambits and Dwellings,
+  // beside the Army Ability card the Army Deck must hold (rulings R-052).
   for (const auto* list : {&a.army, &a.orders}) {
-    for (const CardCount& cc : *list) add(copies, cc.card, cc.count);
+    for (const CardCount& cc : *list) {
+      const Card* c = st.ctx.catalog.find(cc.card);
+      if (c == nullptr || c->type == CardType::Troop || c->type == CardType::Gambit ||
+          c->type == CardType::Dwelling || (c->type == CardType::ArmyAbility && list == &a.army)) {
+        continue;
+      }
+      st.report(rule_id::kDeckContents, fmt::format("{}'s {} Deck holds {} '{}', a {}: a deck is made of Troops, "
+                                                    "Gambits and Dwellings",
+                                                    seat.player, list == &a.army ? "Army" : "Orders", cc.count,
+                                                    cc.card, to_string(c->type)));
+    }
   }
+
+  // › Card Rarity & Deck Limits, per card name across both decks (or each
+  // deck apart under rarity_per_deck; rulings R-052).
+  std::vector<CardPile> decks(rules.rarity_per_deck ? 2 : 1);
+  for (const CardCount& cc : a.army) add(decks[0], cc.card, cc.count);
+  for (const CardCount& cc : a.orders) add(decks.back(), cc.card, cc.count);
+  for (const CardPile& copies : decks) {
   for (const auto& [name, n] : copies) {
     const Card* c = st.ctx.catalog.find(name);
     if (c == nullptr || c->type == CardType::ArmyAbility) continue;
@@ -74,6 +91,7 @@ void check_army(const Step& st, Seat seat_index, const ArmyRegistered& a) {
       st.report(rule_id::kDeckRarity, fmt::format("{} brings {} copies of '{}', a {} card (limit {})", seat.player, n,
                                                   name, to_string(c->rarity), limit));
     }
+  }
   }
 }
 

@@ -109,6 +109,7 @@ void on(const Step& st, const TurnStarted&) {
   s.turn = st.ev.turn;
   s.phase = Phase::Muster;
   s.part = 0;
+  s.morale_checked = false;
   s.active = kNoSeat;
   s.charge_declared = false;
   s.charge_declined = false;
@@ -133,6 +134,7 @@ void on(const Step& st, const TurnStarted&) {
     seat.wages_due.clear();
     seat.turncoat_offer.clear();
     seat.turncoat_draws = 0;
+    seat.recovered_this_turn = false;
   }
 }
 
@@ -150,6 +152,12 @@ void on(const Step& st, const MoraleChecked& m) {
               fmt::format("{} is recorded Leading in Morale with {} Morale against {}'s {}", st.player(m.leader), mine,
                           st.player(other_seat(m.leader)), theirs));
   }
+  if (s.part != 0) {
+    st.report(rule_id::kLogOrder, fmt::format("turn {}'s Morale Check comes after its first phase began", s.turn));
+  } else if (s.morale_checked) {
+    st.report(rule_id::kLogOrder, fmt::format("a second Morale Check in turn {}", s.turn));
+  }
+  s.morale_checked = true;
   // The recorded leader is followed: the Morale Check page is unpublished,
   // so disagreeing with the log here must not cascade into written-rule
   // findings (rulings R-004).
@@ -172,7 +180,15 @@ void on(const Step& st, const PhaseStarted&) {
   if (s.leader == kNoSeat) {
     st.report(rule_id::kLogOrder, fmt::format("the {} phase starts before any Morale Check", to_string(phase)));
     s.leader = seat;
+  } else if (!s.morale_checked && s.turn > 0) {
+    // Each turn opens with its Morale Check (Attrition Phase › End of Turn:
+    // play moves to the next turn's Morale Check); once per turn reported,
+    // and last turn's leader is kept.
+    st.report(rule_id::kLogOrder, fmt::format("turn {}'s {} phase starts without the turn's Morale Check; {} stays "
+                                              "Leading in Morale",
+                                              s.turn, to_string(phase), st.player(s.leader)));
   }
+  s.morale_checked = true;
   std::uint8_t found = 0;
   for (std::uint8_t i = 0; i < std::size(kParts); ++i) {
     const Seat expected = kParts[i].leader ? s.leader : other_seat(s.leader);
@@ -191,11 +207,12 @@ void on(const Step& st, const PhaseStarted&) {
   s.part = found != 0 ? found : static_cast<std::uint8_t>(std::min<std::size_t>(next, std::size(kParts)));
   s.phase = phase;
   s.active = seat;
+  s.part_started = st.ev.seq;
   s.seats[seat].acted_this_part = false;
   s.seats[seat].fled_this_part = 0;
   for (auto& slot : s.grid) {
     if (!slot) continue;
-    slot->flags &= static_cast<std::uint16_t>(~kTroopMovedThisPhase);
+    slot->flags &= static_cast<std::uint16_t>(~(kTroopMovedThisPhase | kTroopShifted));
     // Failing to pay: Morale 0 lasts until the owner's next Attrition Phase.
     if (phase == Phase::Attrition && slot->owner == seat) {
       slot->flags &= static_cast<std::uint16_t>(~kTroopUnprovisioned);
@@ -254,12 +271,31 @@ void close_part(const Step& st) {
   if (s.active >= kSeatCount) return;
   SeatState& seat = s.seats[s.active];
   if (s.phase == Phase::Muster) {
-    const int want = st.ctx.rules.draw_per_turn + seat.turncoat_draws;
+    // Turncoat's extra draws are the drawer's to take (rulings R-019): only
+    // the turn's own draws are owed.
+    const int want = st.ctx.rules.draw_per_turn;
     // Drawing fewer is no violation when the Army Deck ran out; the WIP
     // empty-deck rule decides what happens then.
     if (seat.drawn_this_turn < want && !seat.deck.empty()) {
-      st.report(rule_id::kMusterDraw, fmt::format("{} drew {} card{} this turn, not {}", seat.player,
-                                                  seat.drawn_this_turn, seat.drawn_this_turn == 1 ? "" : "s", want));
+      st.report_for(s.active, s.part_started, rule_id::kMusterDraw,
+                    fmt::format("{} drew {} card{} this turn, not {}", seat.player, seat.drawn_this_turn,
+                                seat.drawn_this_turn == 1 ? "" : "s", want));
+    }
+    // Muster Phase › Movement: Troops are shifted as cards are played, so a
+    // part with a shift plays a card (before or after it).
+    bool shifted = false;
+    bool played = std::any_of(seat.gambits_in_play.begin(), seat.gambits_in_play.end(),
+                              [&](const HeldCard& g) { return g.since_turn == s.turn; });
+    for (const auto& slot : s.grid) {
+      if (!slot || slot->owner != s.active) continue;
+      shifted = shifted || slot->has(kTroopShifted);
+      played = played || slot->entered_turn == s.turn;
+    }
+    if (shifted && !played) {
+      st.report_for(s.active, s.part_started, rule_id::kMusterShift,
+                    fmt::format("{} shifted Troops in a Muster Phase without playing a card: a shift is made as "
+                                "cards are played",
+                                seat.player));
     }
     if (st.ctx.rules.empty_deck_penalty && seat.deck.empty() && seat.drawn_this_turn < want) {
       int troops = 0;
@@ -267,13 +303,14 @@ void close_part(const Step& st) {
       const int owed = std::min(want - seat.drawn_this_turn, troops + seat.fled_this_part);
       if (seat.fled_this_part < owed) {
         const int missed = want - seat.drawn_this_turn;
-        st.report(rule_id::kEmptyDeck,
+        st.report_for(s.active, s.part_started, rule_id::kEmptyDeck,
                   fmt::format("{} could not draw {} card{}, so {} Troop{} must flee, but {} fled", seat.player, missed,
                               missed == 1 ? "" : "s", owed, owed == 1 ? "" : "s",
                               seat.fled_this_part == 0 ? std::string("none") : fmt::format("only {}", seat.fled_this_part)));
       }
     }
   }
+  if (s.phase == Phase::Warfare) check_every_combat(st);
   if (s.phase == Phase::Attrition) {
     if (s.active == s.leader) check_supremacy(st);
     bool owes = !seat.gambits_in_play.empty() || !seat.wages_due.empty();
@@ -282,14 +319,19 @@ void close_part(const Step& st) {
       owes = owes || (slot && slot->owner == s.active && c != nullptr && c->type == CardType::Troop);
     }
     if (!seat.provisions_paid_this_turn && owes && !s.decided_at) {
-      st.report(rule_id::kProvisionListed, fmt::format("{}'s Attrition Phase ends with no Provision costs paid",
-                                                       seat.player));
+      st.report_for(s.active, s.part_started, rule_id::kProvisionListed,
+                    fmt::format("{}'s Attrition Phase ends with no Provision costs paid", seat.player));
     }
-    if (seat.cards_owed_discard > 0 && !s.decided_at) {
-      st.report(rule_id::kUnpaidDiscard, fmt::format("{} still owes {} discard{} for unpaid cards", seat.player,
-                                                     seat.cards_owed_discard, seat.cards_owed_discard == 1 ? "" : "s"));
-      seat.cards_owed_discard = 0;
+    // A discard the hand cannot cover is owed by nobody (rulings R-060).
+    int in_hand = 0;
+    for (const auto& [card, n] : seat.hand) in_hand += n;
+    const int owed = std::min(seat.cards_owed_discard, in_hand);
+    if (owed > 0 && !s.decided_at) {
+      st.report_for(s.active, s.part_started, rule_id::kUnpaidDiscard,
+                    fmt::format("{} still owes {} discard{} for unpaid cards", seat.player, owed,
+                                owed == 1 ? "" : "s"));
     }
+    seat.cards_owed_discard = 0;
   }
 }
 

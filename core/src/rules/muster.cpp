@@ -8,6 +8,15 @@
 
 namespace warlog::core::detail {
 
+namespace {
+
+std::string_view kind_of(const Step& st, const Troop& t) {
+  const Card* c = st.ctx.catalog.find(t.card);
+  return c == nullptr ? std::string_view("card unknown to the catalog") : to_string(c->type);
+}
+
+}  // namespace
+
 // Muster Phase › a. Draw cards: exactly draw_per_turn cards (the shortfall is
 // checked when the part closes, see close_part).
 void on(const Step& st, const CardsDrawn& d) {
@@ -40,7 +49,18 @@ void on(const Step& st, const CardsDrawn& d) {
 // one. Not both, and not twice.
 namespace {
 
+// Step a.: "Draw 2 cards. Then you may ..." (rulings R-018): a Forage,
+// Return or extra Gambit before the draws is out of order, unless the Army
+// Deck has run out.
+void check_drawn_first(const Step& st, const SeatState& seat, std::string_view action) {
+  if (seat.drawn_this_turn < st.ctx.rules.draw_per_turn && !seat.deck.empty()) {
+    st.report(rule_id::kMusterSteps, fmt::format("{} {} before drawing {} cards: step a. draws first", seat.player,
+                                                 action, st.ctx.rules.draw_per_turn));
+  }
+}
+
 bool forage_or_return_allowed(const Step& st, SeatState& seat, std::string_view action) {
+  check_drawn_first(st, seat, action);
   if (seat.acted_this_part) {
     st.report(rule_id::kMusterSteps,
               fmt::format("{} {} after playing or moving: step a. comes first", seat.player, action));
@@ -91,6 +111,7 @@ void on(const Step& st, const GambitStocked& g) {
   if (seat == nullptr) return;
   if (st.in_phase(Phase::Muster, "stocking a Gambit")) (void)st.by_active("stocking a Gambit");
   const Card* card = st.card(g.card);
+  check_drawn_first(st, *seat, "stocks a Gambit");
   if (seat->gambit_stocked_this_turn) {
     st.report(rule_id::kMusterExtraGambit, fmt::format("{} stocks a second extra Gambit this turn", seat->player));
   }
@@ -167,6 +188,10 @@ void on(const Step& st, const CardPlayed& p) {
               fmt::format("'{}' played on {}, outside {}'s Vanguard (row {})", p.card, to_string(p.space),
                           seat->player, want_row + 1));
   }
+  if (onto_territory(st, p.space, fmt::format("'{}' played on {}", p.card, to_string(p.space)))) {
+    add(seat->discard, p.card);  // as for a space a card holds: it left the hand
+    return;
+  }
   auto& slot = st.s.at(p.space);
   if (slot) {
     st.report(rule_id::kMusterVanguard,
@@ -191,6 +216,14 @@ void move_troop(const Step& st, Space from, Space to, std::string_view once_rule
   if (t->owner != st.ev.seat) {
     st.report(rule_id::kMusterOwnTroops, fmt::format("{} moves an enemy Troop: {}", st.player(st.ev.seat), what));
   }
+  if (!is_troop(*t, st.ctx.catalog)) {
+    st.report(rule_id::kMusterOwnTroops, fmt::format("'{}' on {} is a {}: only Troops move", t->card, to_string(from),
+                                                     kind_of(st, *t)));
+  }
+  if (t->has(kTroopLost) && !st.ctx.rules.lost_troops_act) {
+    st.report(rule_id::kMusterLost, fmt::format("{} is Lost (since turn {}): it moves only once recovered", what,
+                                                t->lost_turn));
+  }
   if (still_mustering(st.s, *t)) {
     st.report(rule_id::kMusterStillMusteringMove, fmt::format("{} is still mustering (entered on turn {})", what,
                                                              t->entered_turn));
@@ -201,6 +234,7 @@ void move_troop(const Step& st, Space from, Space to, std::string_view once_rule
   if (!adjacent(from, to)) {
     st.report(rule_id::kMusterOneSpace, fmt::format("{} is not a move of one space horizontally or vertically", what));
   }
+  if (onto_territory(st, to, what)) return;
   auto& dest = st.s.at(to);
   if (dest) {
     st.report(rule_id::kMusterOneSpace, fmt::format("{}: '{}' already stands on {}", what, dest->card, to_string(to)));
@@ -232,7 +266,10 @@ void on(const Step& st, const TroopMoved& m) {
 }
 
 // Muster Phase › Movement: own Troops shifted among each other while playing
-// cards; all moves happen at once (rulings R-022).
+// cards; all moves happen at once, none is a Troop's one move, and Troops
+// still mustering may be shifted (rulings R-022). Each goes one space, like
+// any move; that a card was played in the same part is checked when the part
+// closes (close_part), since the card may come before or after the shift.
 void on(const Step& st, const TroopsShifted& sh) {
   if (st.in_phase(Phase::Muster, "shifting Troops")) (void)st.by_active("shifting Troops");
   std::vector<std::pair<Space, Troop>> lifted;
@@ -244,6 +281,20 @@ void on(const Step& st, const TroopsShifted& sh) {
                 fmt::format("{} shifts an enemy Troop '{}' on {}", st.player(st.ev.seat), t->card, to_string(m.from)));
       continue;
     }
+    const std::string what = fmt::format("'{}' shifted {}→{}", t->card, to_string(m.from), to_string(m.to));
+    if (!is_troop(*t, st.ctx.catalog)) {
+      st.report(rule_id::kMusterOwnTroops, fmt::format("'{}' on {} is a {}: only Troops are shifted", t->card,
+                                                       to_string(m.from), kind_of(st, *t)));
+    }
+    if (!adjacent(m.from, m.to)) {
+      st.report(rule_id::kMusterShift, fmt::format("{} is not one space horizontally or vertically", what));
+    }
+    if (t->has(kTroopLost) && !st.ctx.rules.lost_troops_act) {
+      st.report(rule_id::kMusterLost, fmt::format("{} is Lost (since turn {}): it moves only once recovered", what,
+                                                  t->lost_turn));
+    }
+    if (onto_territory(st, m.to, what)) continue;  // it stays where it was
+    t->flags |= kTroopShifted;
     lifted.emplace_back(m.to, std::move(*st.s.at(m.from)));
     st.s.at(m.from).reset();
   }
@@ -266,6 +317,15 @@ void on(const Step& st, const TroopsShifted& sh) {
   }
 }
 
+bool onto_territory(const Step& st, Space to, std::string_view what) {
+  if (st.ctx.rules.cards_on_territory_spaces || !st.s.on_grid(to)) return false;
+  const TerritoryState* t = territory_at(st.s, to);
+  if (t == nullptr) return false;
+  st.report(rule_id::kMusterTerritorySpace,
+            fmt::format("{}: the Territory '{}' lies on {}, and no card stands on it", what, t->card, to_string(to)));
+  return true;
+}
+
 // Muster Phase › Still Mustering: no card abilities on the turn it entered.
 void on(const Step& st, const AbilityUsed& a) {
   if (!a.space.valid()) {
@@ -277,12 +337,15 @@ void on(const Step& st, const AbilityUsed& a) {
   if (t->owner != st.ev.seat) {
     st.report(rule_id::kLogActor, fmt::format("{} uses the ability of an enemy card '{}'", st.player(st.ev.seat), t->card));
   }
-  if (still_mustering(st.s, *t)) {
+  const Card* card = st.ctx.catalog.find(t->card);
+  // Card Text Timing: When played / When destroyed text fires at once on its
+  // trigger, so it is no ability used while still mustering (rulings R-053).
+  const bool trigger = card != nullptr && card->has(kQuirkTrigger);
+  if (still_mustering(st.s, *t) && !trigger) {
     st.report(rule_id::kMusterStillMusteringAbility,
               fmt::format("'{}' on {} uses an ability while still mustering", t->card, to_string(a.space)));
   }
-  const Card* card = st.ctx.catalog.find(t->card);
-  if (card != nullptr && card->has(kQuirkPhaseText) && t->entered_turn == st.s.turn) {
+  if (card != nullptr && card->has(kQuirkPhaseText) && !trigger && t->entered_turn == st.s.turn) {
     st.report(rule_id::kMusterPhaseTiming,
               fmt::format("'{}' uses Phase-timed text on the turn it entered", t->card));
   }

@@ -31,6 +31,9 @@ inline constexpr std::string_view kMusterOneSpace = "MUS-movement.one-space";
 inline constexpr std::string_view kMusterOwnTroops = "MUS-movement.own-troops";
 inline constexpr std::string_view kMusterStillMusteringMove = "MUS-mustering.move";
 inline constexpr std::string_view kMusterStillMusteringAbility = "MUS-mustering.ability";
+inline constexpr std::string_view kMusterShift = "MUS-movement.shift";
+inline constexpr std::string_view kMusterTerritorySpace = "MUS-movement.territory";
+inline constexpr std::string_view kMusterLost = "MUS-movement.lost";
 
 }  // namespace warlog::core::rule_id
 
@@ -45,6 +48,7 @@ inline constexpr std::string_view kDeckArmyAbility = "DECK.army-ability";
 inline constexpr std::string_view kDeckRarity = "DECK.rarity";
 inline constexpr std::string_view kDeckRenownedUnique = "DECK.renowned-unique";
 inline constexpr std::string_view kDeckTurncoat = "DECK.turncoat";
+inline constexpr std::string_view kDeckContents = "DECK.contents";
 
 inline constexpr std::string_view kShotteOrder = "WAR-A.order";
 inline constexpr std::string_view kShotteOnce = "WAR-A.once";
@@ -52,10 +56,15 @@ inline constexpr std::string_view kShotteQuirk = "WAR-A.quirk";
 inline constexpr std::string_view kShotteMustering = "WAR-A.mustering";
 inline constexpr std::string_view kShotteDamage = "WAR-A.damage";
 inline constexpr std::string_view kShotteSubphase = "WAR-A.subphase";
+inline constexpr std::string_view kShotteLost = "WAR-A.lost";
 inline constexpr std::string_view kChargeLeader = "WAR-B.leader";
 inline constexpr std::string_view kChargeOnce = "WAR-B.once";
 inline constexpr std::string_view kChargeBurrow = "WAR-B.burrow";
 inline constexpr std::string_view kLocalFavor = "WAR-B.local-favor";
+inline constexpr std::string_view kCardCharge = "WAR-B.card-charge";
+inline constexpr std::string_view kCombatEveryEligible = "WAR-C.every-combat";
+inline constexpr std::string_view kCombatStrikeBack = "WAR-C.strike-back";
+inline constexpr std::string_view kCombatFoughtMove = "WAR-C.fought-move";
 inline constexpr std::string_view kCombatResolver = "WAR-C.resolver";
 inline constexpr std::string_view kCombatOrder = "WAR-C.order";
 inline constexpr std::string_view kCombatEligible = "WAR-C.eligible";
@@ -71,6 +80,8 @@ inline constexpr std::string_view kTroopWages = "WAR.wages";
 inline constexpr std::string_view kBurrowQuirk = "WAR-B.burrow-quirk";
 inline constexpr std::string_view kUnburrow = "WAR-B.unburrow";
 inline constexpr std::string_view kBurrowedHidden = "WAR-B.burrowed-hidden";
+inline constexpr std::string_view kBurrowTiming = "WAR-B.burrow-timing";
+inline constexpr std::string_view kBurrowMustering = "WAR-B.burrow-mustering";
 
 inline constexpr std::string_view kAttritionMove = "ATT-1.move";
 inline constexpr std::string_view kRecoverLost = "ATT-1.recover";

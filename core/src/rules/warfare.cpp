@@ -55,15 +55,32 @@ bool out_of_reach(const Step& st, Space sp, const Troop& t, std::string_view rul
   return false;
 }
 
-bool can_fire(const GameState& s, const Troop& t, const Catalog& catalog) {
+bool can_fire(const GameState& s, const Troop& t, const Catalog& catalog, const Ruleset& rules) {
   const Card* c = catalog.find(t.card);
   return c != nullptr && c->has(kQuirkShotte) && !still_mustering(s, t) && !t.has(kTroopShotteUsed) &&
-         !t.has(kTroopLost);
+         (!t.has(kTroopLost) || rules.lost_troops_act);
 }
 
-bool has_eligible_shooter(const GameState& s, Seat seat, const Catalog& catalog) {
-  return std::any_of(s.grid.begin(), s.grid.end(),
-                     [&](const auto& slot) { return slot && slot->owner == seat && can_fire(s, *slot, catalog); });
+bool has_eligible_shooter(const GameState& s, Seat seat, const Catalog& catalog, const Ruleset& rules) {
+  return std::any_of(s.grid.begin(), s.grid.end(), [&](const auto& slot) {
+    return slot && slot->owner == seat && can_fire(s, *slot, catalog, rules);
+  });
+}
+
+// Burrowing and un-Burrowing outside a Burrow Charge (rulings R-045): the
+// owner's act, in the owner's own Muster part.
+void check_burrow_action(const Step& st, Space sp, const Troop& t, std::string_view verb, std::string_view action) {
+  if (t.owner != st.ev.seat) {
+    st.report(rule_id::kLogActor, fmt::format("{} {} '{}' on {}, which is {}'s", st.player(st.ev.seat), verb, t.card,
+                                              to_string(sp), st.player(t.owner)));
+  }
+  if (st.s.phase != Phase::Muster) {
+    st.report(rule_id::kBurrowTiming, fmt::format("'{}' on {} {} in the {} phase: outside a Burrow Charge, only in its "
+                                                  "owner's Muster Phase",
+                                                  t.card, to_string(sp), verb, to_string(st.s.phase)));
+    return;
+  }
+  (void)st.by_active(action);
 }
 
 // Damage lands only on a card in combat: a Dwelling has no Vitality to lose
@@ -142,7 +159,88 @@ void check_fighter(const Step& st, Space sp, const Troop& t) {
   }
 }
 
+bool card_allows_charge(const Step& st, Seat seat) {
+  const auto allows = [&](std::string_view name) {
+    const Card* c = st.ctx.catalog.find(name);
+    return c != nullptr && c->has(kQuirkCharge);
+  };
+  for (const auto& slot : st.s.grid) {
+    if (slot && slot->owner == seat && allows(slot->card)) return true;
+  }
+  const SeatState& own = st.s.seats[seat];
+  for (const auto* zone : {&own.homeland, &own.gambits_in_play}) {
+    for (const HeldCard& h : *zone) {
+      if (allows(h.card)) return true;
+    }
+  }
+  return false;
+}
+
+// A defender the attacker strikes deals its damage back at the same time
+// (Warfare › C.: "attackers and defenders alike"). An eligible one the log
+// leaves out is a finding (rulings R-038); when the attacker is the only
+// enemy beside it, where its Vigor goes is no choice, so the fold deals it.
+void check_strike_backs(const Step& st, const CombatResolved& c, const Troop& attacker,
+                        std::vector<std::pair<Space, int>>& damage) {
+  GameState& s = st.s;
+  // An attacker that cannot fight is a finding of its own (check_fighter):
+  // its combat is no combat to strike back in.
+  if (st.ctx.rules.strike_back_optional || attacker.has(kTroopLost) || still_mustering(s, attacker) ||
+      !in_combat(attacker, st.ctx.catalog, st.ctx.rules)) {
+    return;
+  }
+  std::vector<Space> seen;
+  for (const Strike& k : c.strikes) {
+    if (contains(seen, k.target) || !s.on_grid(k.target) || !s.at(k.target) || !adjacent(k.target, c.troop)) continue;
+    seen.push_back(k.target);
+    const Troop& d = *s.at(k.target);
+    if (d.owner == attacker.owner || d.has(kTroopLost) || still_mustering(s, d) ||
+        !in_combat(d, st.ctx.catalog, st.ctx.rules)) {
+      continue;
+    }
+    const bool listed = std::any_of(c.defenders.begin(), c.defenders.end(),
+                                    [&](const DefenderSplit& x) { return x.defender == k.target; });
+    if (listed || (!st.ctx.rules.defender_strikes_each_combat && contains(s.defenders_struck, k.target))) continue;
+    const auto enemies = adjacent_enemies(st, k.target, d.owner, false);
+    const bool only_attacker = enemies.size() == 1 && enemies[0] == c.troop;
+    st.report(rule_id::kCombatStrikeBack,
+              fmt::format("'{}' on {} is struck by '{}' on {} but its strike back is not recorded{}", d.card,
+                          to_string(k.target), attacker.card, to_string(c.troop),
+                          only_attacker ? fmt::format(": it deals its Vigor {} to '{}'", card_of(st, d).vigor,
+                                                      attacker.card)
+                                        : std::string(": it stands beside several enemies, so no damage is derived")));
+    if (only_attacker) {
+      damage.emplace_back(c.troop, card_of(st, d).vigor);
+      s.defenders_struck.push_back(k.target);
+    }
+  }
+}
+
 }  // namespace
+
+// Every Troop of the charger's that could fight, did (Warfare › C.: the
+// subphase ends once all eligible combats are resolved; rulings R-049).
+void check_every_combat(const Step& st) {
+  const GameState& s = st.s;
+  if (!s.charge_declared || s.charger >= kSeatCount || st.ctx.rules.charge_combats_optional) return;
+  for (const auto& slot : s.grid) {
+    if (slot && slot->owner == s.charger && slot->has(kTroopMovedThisPhase)) return;  // checked at the first move
+  }
+  for (std::size_t i = 0; i < s.grid.size(); ++i) {
+    const auto& t = s.grid[i];
+    const Space sp = s.space_of(i);
+    if (!t || t->owner != s.charger || t->has(kTroopFoughtThisCharge) || t->has(kTroopLost) ||
+        still_mustering(s, *t) || !in_combat(*t, st.ctx.catalog, st.ctx.rules)) {
+      continue;
+    }
+    const auto enemies = adjacent_enemies(st, sp, t->owner, false);
+    if (enemies.empty()) continue;
+    st.report_for(s.charger, s.part_started, rule_id::kCombatEveryEligible,
+              fmt::format("{}'s Charge leaves '{}' on {} unfought beside '{}' on {}: every eligible combat is resolved",
+                          st.player(s.charger), t->card, to_string(sp), s.at(enemies[0])->card,
+                          to_string(enemies[0])));
+  }
+}
 
 void defeat(const Step& st, Space sp) {
   auto& slot = st.s.at(sp);
@@ -199,6 +297,10 @@ void on(const Step& st, const ShotteFired& f) {
     st.report(rule_id::kShotteMustering, fmt::format("'{}' on {} fires while still mustering (entered turn {})",
                                                      shooter->card, to_string(f.shooter), shooter->entered_turn));
   }
+  if (shooter->has(kTroopLost) && !st.ctx.rules.lost_troops_act) {
+    st.report(rule_id::kShotteLost, fmt::format("'{}' on {} is Lost (since turn {}): it fires only once recovered",
+                                                shooter->card, to_string(f.shooter), shooter->lost_turn));
+  }
   if (shooter->has(kTroopShotteUsed)) {
     st.report(rule_id::kShotteOnce, fmt::format("'{}' on {} has already fired since it was played", shooter->card,
                                                 to_string(f.shooter)));
@@ -212,7 +314,7 @@ void on(const Step& st, const ShotteFired& f) {
   const Seat x = st.ev.seat;
   if (!s.shotte_seats.empty() && x < kSeatCount) {
     const Seat prev = s.shotte_seats.back();
-    const bool other_could_fire = has_eligible_shooter(s, other_seat(x), st.ctx.catalog);
+    const bool other_could_fire = has_eligible_shooter(s, other_seat(x), st.ctx.catalog, st.ctx.rules);
     const bool next_fired = std::find(s.shotte_seats.begin(), s.shotte_seats.end(), other_seat(s.leader)) !=
                             s.shotte_seats.end();
     // Alternating fire starts with the leader, like the blocks do.
@@ -271,7 +373,22 @@ void on(const Step& st, const ChargeDeclared& c) {
       t->unburrowed_turn = s.turn;
       break;
     }
-    case ChargeMode::Card: break;  // "unless a card states otherwise"
+    case ChargeMode::Card:
+      // "Unless a card states otherwise": a card of the charger's in play
+      // (on the battlefield, in the Homeland, a Gambit in play) says so.
+      if (!card_allows_charge(st, st.ev.seat)) {
+        st.report(rule_id::kCardCharge, fmt::format("{} declares a Charge by a card's leave, but no card of {}'s in "
+                                                    "play allows one",
+                                                    st.player(st.ev.seat), st.player(st.ev.seat)));
+      }
+      break;
+  }
+  // Local Favor goes to a leader who declines (rulings R-050); one pre-empted
+  // by a Burrow Charge has no decision left, and gains it only under
+  // favor_when_preempted.
+  if (c.mode == ChargeMode::Burrow && st.ev.seat != s.leader && s.leader < kSeatCount &&
+      st.ctx.rules.favor_when_preempted && !s.charge_declared && !s.charge_declined) {
+    s.seats[s.leader].local_favor_until_turn = static_cast<std::uint16_t>(s.turn + 1);
   }
   s.charge_declared = true;
   s.charger = st.ev.seat;
@@ -286,7 +403,13 @@ void on(const Step& st, const ChargeDeclared& c) {
 void on(const Step& st, const ChargeDeclined&) {
   GameState& s = st.s;
   if (!st.in_phase(Phase::Warfare, "declining a Charge")) return;
-  if (s.charge_declared || s.charge_declined) st.report(rule_id::kChargeOnce, "a second Charge decision this turn");
+  if (s.charge_declared || s.charge_declined) {
+    // A decline after a Charge (a Burrow Charge pre-empting the leader)
+    // declines nothing: no Local Favor (rulings R-050).
+    st.report(rule_id::kChargeOnce, s.charge_declared ? "a decline after a Charge was declared this turn"
+                                                      : "a second Charge decision this turn");
+    return;
+  }
   if (st.ev.seat != s.leader) {
     st.report(rule_id::kChargeLeader, fmt::format("{} declines a Charge, a choice that belongs to {}",
                                                   st.player(st.ev.seat), st.player(s.leader)));
@@ -301,10 +424,19 @@ void on(const Step& st, const LocalFavorUsed& u) {
   SeatState* seat = st.actor();
   if (seat == nullptr) return;
   const std::uint16_t until = seat->local_favor_until_turn;
-  // It ends with the holder's own Muster part, not with the opponent's.
+  // It ends with the holder's own Muster part, not with the opponent's, and
+  // serves from the turn after it was gained (rulings R-050).
   const bool own_muster_over = seat->mustered_this_turn && st.s.active != st.ev.seat;
-  const bool live = until != 0 && (st.s.turn < until ||
-                                   (st.s.turn == until && st.s.phase == Phase::Muster && !own_muster_over));
+  const bool next_muster = st.s.turn == until && st.s.phase == Phase::Muster && !own_muster_over;
+  const bool same_turn = until != 0 && st.s.turn + 1 == until;
+  if (same_turn && !st.ctx.rules.favor_same_turn) {
+    st.report(rule_id::kLocalFavor, fmt::format("{} uses Local Favor ('{}') in the turn it was gained: it serves in "
+                                                "{}'s next Muster Phase",
+                                                seat->player, u.option, seat->player));
+    seat->local_favor_until_turn = 0;
+    return;
+  }
+  const bool live = until != 0 && (next_muster || same_turn);
   if (!live) {
     st.report(rule_id::kLocalFavor, fmt::format("{} uses Local Favor ('{}') without holding it", seat->player,
                                                 u.option));
@@ -372,6 +504,7 @@ void on(const Step& st, const CombatResolved& c) {
     check_split(st, d.defender, *def, d.strikes);
     derive_split(d.strikes, card_of(st, *def).vigor, damage);
   }
+  check_strike_backs(st, c, *attacker, damage);
   // Damage is simultaneous: every strike lands, then the defeated leave.
   std::vector<Space> defeated;
   for (const auto& [sp, dmg] : damage) hit(st, sp, dmg, defeated);
@@ -405,8 +538,14 @@ void on(const Step& st, const TroopDefeated& d) {
 void on(const Step& st, const TroopBurrowed& b) {
   Troop* t = st.troop_at(b.space);
   if (t == nullptr) return;
+  check_burrow_action(st, b.space, *t, "Burrows", "Burrowing");
   if (!card_of(st, *t).has(kQuirkBurrow)) {
     st.report(rule_id::kBurrowQuirk, fmt::format("'{}' has no Burrow Quirk", t->card));
+  }
+  if (still_mustering(st.s, *t) && !st.ctx.rules.burrow_while_mustering) {
+    st.report(rule_id::kBurrowMustering, fmt::format("'{}' on {} is still mustering (entered turn {}): it may not "
+                                                     "Burrow yet",
+                                                     t->card, to_string(b.space), t->entered_turn));
   }
   t->flags |= kTroopBurrowed;
 }
@@ -414,6 +553,7 @@ void on(const Step& st, const TroopBurrowed& b) {
 void on(const Step& st, const TroopUnburrowed& u) {
   Troop* t = st.troop_at(u.space);
   if (t == nullptr) return;
+  check_burrow_action(st, u.space, *t, "un-Burrows", "un-Burrowing");
   if (!t->has(kTroopBurrowed)) {
     st.report(rule_id::kUnburrow, fmt::format("'{}' on {} un-Burrows but is not Burrowed", t->card, to_string(u.space)));
   }
@@ -436,6 +576,12 @@ void post_combat_move(const Step& st, const TroopMoved& m) {
   } else if (!adjacent_enemies(st, m.from, t->owner, true).empty()) {
     st.report(rule_id::kCombatPostMove, fmt::format("'{}' on {} moves while adjacent to an enemy Troop", t->card,
                                                     to_string(m.from)));
+  }
+  if (s.charge_declared) check_every_combat(st);
+  if (t->has(kTroopFoughtThisCharge) && st.ctx.rules.fought_troops_stay) {
+    st.report(rule_id::kCombatFoughtMove, fmt::format("'{}' on {} fought this Charge and moves: Allied Troops either "
+                                                      "fight or move",
+                                                      t->card, to_string(m.from)));
   }
   if (t->has(kTroopFoughtThisCharge) && contains(s.vacated_this_charge, m.to)) {
     st.report(rule_id::kCombatNoAdvance, fmt::format("'{}' advances into {}, emptied by a defeat this Charge", t->card,

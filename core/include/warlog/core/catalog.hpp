@@ -29,6 +29,8 @@ enum Quirk : std::uint16_t {
   kQuirkBurrow = 1u << 1,   // may Burrow and un-Burrow to Charge (› B. Burrow)
   kQuirkShocked = 1u << 2,  // flees when unprovisioned (Attrition › 3. Shocked Troops)
   kQuirkPhaseText = 1u << 3,// has "Phase:" text, needs a full turn in place (Muster › Card Text Timing)
+  kQuirkTrigger = 1u << 4,  // "trigger": When played / When destroyed text, fires at once (› Card Text Timing)
+  kQuirkCharge = 1u << 5,   // "charge": its text lets its owner declare a Charge (Warfare › B.)
 };
 
 struct Card {

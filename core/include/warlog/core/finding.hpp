@@ -55,11 +55,18 @@ struct RuleAlias {
                                        std::string_view id) noexcept;
 
 struct Finding {
-  Seq seq = 0;
+  Seq seq = 0;               // the event at which the breach became certain
   std::string_view rule_id;  // points into all_rules(): lives as long as the program
   Severity severity = Severity::Violation;
   Basis basis = Basis::Written;
   std::string message;
+  // The seat that broke the rule (kNoSeat when no seat did: a malformed
+  // setup), and the event the finding concerns: `seq` itself, or for a
+  // finding reported when a phase part closes (a draw short, a discard still
+  // owed), the event that opened that part. The event at `seq` may belong to
+  // another seat (the opponent's phase marker); `seat` never does.
+  Seat seat = kNoSeat;
+  Seq concerns = 0;
 
   friend bool operator==(const Finding&, const Finding&) = default;
 };

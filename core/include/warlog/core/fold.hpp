@@ -38,6 +38,6 @@ void apply(const Context& ctx, GameState& state, const Event& ev, std::vector<Fi
 
 // Bumped whenever a change to the fold could change a state or a finding:
 // snapshots made by another engine version are discarded, never trusted.
-inline constexpr std::uint32_t kEngineVersion = 3;
+inline constexpr std::uint32_t kEngineVersion = 4;
 
 }  // namespace warlog::core

@@ -51,6 +51,15 @@ struct Ruleset {
   bool army_ability_counts_in_deck = true;  // the Army Ability card counts toward deck size
   bool burrowed_troops_hidden = false;      // a Burrowed Troop neither fights, is struck or shot, nor holds a side
   bool dwellings_hold_sides = false;        // a Dwelling holds a Territory's side like a Troop
+  bool cards_on_territory_spaces = false;   // a card may be played or moved onto a Territory's space
+  bool burrow_while_mustering = false;      // a Troop may Burrow on the turn it entered
+  bool lost_troops_act = false;             // a Lost Troop may still move and fire Shotte
+  bool fought_troops_stay = false;          // a Troop that fought this Charge does not move after combat
+  bool charge_combats_optional = false;     // the charger may leave eligible combats unfought
+  bool strike_back_optional = false;        // a defender's strike left out of the log deals nothing, unreported
+  bool favor_when_preempted = false;        // a leader pre-empted by a Burrow Charge gains Local Favor
+  bool favor_same_turn = false;             // Local Favor may be used in the turn it was gained
+  bool rarity_per_deck = false;             // rarity limits count the Army and Orders Decks apart
 
   // Who sees what (docs/rulings.md › Visibility); read by the seat views of
   // the viewer, the report and the server, never by the fold.

@@ -33,6 +33,7 @@ enum TroopFlag : std::uint16_t {
   kTroopFoughtThisCharge = 1u << 5, // Combat Resolution: one combat per Troop
   kTroopAbilityUsed = 1u << 6,
   kTroopTurncoat = 1u << 7,         // played by the opponent under Turncoat: always surcharged
+  kTroopShifted = 1u << 8,          // shifted in this Muster part (Muster › Movement: as cards are played)
 };
 
 struct Troop {
@@ -93,6 +94,7 @@ struct SeatState {
   std::vector<WageDue> wages_due;            // this turn's destroyed Troops still owed wages
   CardPile turncoat_offer;                   // drawn cards of the opponent's allegiance (Turncoat, parked)
   int turncoat_draws = 0;                    // extra draws those cards allow this turn
+  bool recovered_this_turn = false;          // Attrition › 1: a Lost Troop recovered, so the moves are over
 
   friend bool operator==(const SeatState&, const SeatState&) = default;
 };
@@ -129,6 +131,8 @@ struct GameState {
   // 1 leader's Muster, 2 next player's Muster, 3 Warfare, 4 leader's
   // Attrition, 5 next player's Attrition.
   std::uint8_t part = 0;
+  bool morale_checked = false;  // this turn's Morale Check is recorded (warlog rules › Event order)
+  Seq part_started = 0;         // the PhaseStarted that opened the part under way
 
   // Warfare Phase
   bool charge_declared = false;
@@ -184,6 +188,10 @@ struct Neighbours {
 // A Troop's Provision cost for its owner: card_cost, and always the
 // surcharge for a Troop played under Turncoat (Deck Construction › Turncoat).
 [[nodiscard]] int troop_cost(const Troop& t, const Card& c, Allegiance declared, const Ruleset& rules) noexcept;
+
+// The Territory lying on `sp`, or nullptr (rulings R-042: no card stands
+// there).
+[[nodiscard]] const TerritoryState* territory_at(const GameState& s, Space sp) noexcept;
 
 // The row that is this seat's Vanguard (rulings R-002).
 [[nodiscard]] int vanguard_row(const GameState& s, Seat seat) noexcept;
