@@ -9,7 +9,7 @@
 
 #include <QCheckBox>
 #include <QCompleter>
-#include <QLabel>
+#include <QPlainTextEdit>
 #include <QLineEdit>
 #include <QProcess>
 #include <QTest>
@@ -89,7 +89,7 @@ class RecordBarTest : public ::testing::Test {
 TEST_F(RecordBarTest, ALineRecordedFromTheBarIsInTheStoreAndTheTimeline) {
   ASSERT_TRUE(bar().line_edit()->isEnabled()) << bar().line_edit()->toolTip().toStdString();
   type_and_enter(QStringLiteral("forage \"Supply Wagon\""));
-  EXPECT_EQ(bar().answer()->text().toStdString(), fmt::format("seq {} recorded", next_));
+  EXPECT_EQ(bar().answer()->toPlainText().toStdString(), fmt::format("seq {} recorded", next_));
   EXPECT_TRUE(bar().line_edit()->text().isEmpty()) << "a recorded line is done with";
   EXPECT_EQ(stored(), next_ + 1);
   // At once, without the follow timer: the session stands at the new event.
@@ -102,7 +102,7 @@ TEST_F(RecordBarTest, ALineRecordedFromTheBarIsInTheStoreAndTheTimeline) {
 TEST_F(RecordBarTest, ARefusedLineWritesNothingAndKeepsItsText) {
   const QString misspelt = QStringLiteral("play \"Ironclaw Lancr\" b1");
   type_and_enter(misspelt);
-  const std::string answer = bar().answer()->text().toStdString();
+  const std::string answer = bar().answer()->toPlainText().toStdString();
   EXPECT_THAT(answer, HasSubstr("refused at column 6"));
   EXPECT_THAT(answer, HasSubstr("did you mean \"Ironclaw Lancer\"?"));
   EXPECT_EQ(bar().line_edit()->text(), misspelt) << "kept for editing";
@@ -112,7 +112,7 @@ TEST_F(RecordBarTest, ARefusedLineWritesNothingAndKeepsItsText) {
 
 TEST_F(RecordBarTest, ACommandShowsItsTextAndRecordsNothing) {
   type_and_enter(QStringLiteral("hand 1"));
-  EXPECT_THAT(bar().answer()->text().toStdString(), HasSubstr("Ironclaw Lancer"));
+  EXPECT_THAT(bar().answer()->toPlainText().toStdString(), HasSubstr("Ironclaw Lancer"));
   EXPECT_EQ(stored(), next_);
 }
 
@@ -155,8 +155,8 @@ TEST_F(RecordBarTest, StrictHoldsAViolationUntilTheDialogSaysYes) {
   bar().submit();
   EXPECT_EQ(asked, 2);
   EXPECT_EQ(stored(), next_ + 1) << "yes: recorded";
-  EXPECT_THAT(bar().answer()->text().toStdString(), HasSubstr(fmt::format("seq {} recorded", next_)));
-  EXPECT_THAT(bar().answer()->text().toStdString(), HasSubstr("MUS-a.draw"));
+  EXPECT_THAT(bar().answer()->toPlainText().toStdString(), HasSubstr(fmt::format("seq {} recorded", next_)));
+  EXPECT_THAT(bar().answer()->toPlainText().toStdString(), HasSubstr("MUS-a.draw"));
   // Without Strict nobody is asked: a fourth card is recorded with its finding.
   bar().strict()->setChecked(false);
   const QStringList left = bar().completions(QStringLiteral("draw \""));
@@ -213,7 +213,7 @@ TEST_F(RecordBarTest, TheBarAndAWarlogRecordProcessOnOneGameSeeEachOthersEvents)
   EXPECT_EQ(session().seq(), next_) << "a viewer at the end follows the end";
   // The bar records after it, where the game now stands: no conflict.
   type_and_enter(QStringLiteral("play \"Ironclaw Lancer\" b1"));
-  EXPECT_EQ(bar().answer()->text().toStdString(), fmt::format("seq {} recorded", next_ + 1));
+  EXPECT_EQ(bar().answer()->toPlainText().toStdString(), fmt::format("seq {} recorded", next_ + 1));
   // The process learns of the bar's event on its next line.
   nlohmann::json b = answer_of(cli, "Muster 2");
   ASSERT_EQ(b["status"], "conflict") << b.dump();
@@ -225,13 +225,13 @@ TEST_F(RecordBarTest, TheBarAndAWarlogRecordProcessOnOneGameSeeEachOthersEvents)
   // the conflict shows the process's event, reloads, keeps the line.
   const QString line = QStringLiteral("draw \"Grain Cart\", \"Coalition Pikeman\"");
   type_and_enter(line);
-  EXPECT_THAT(bar().answer()->text().toStdString(),
+  EXPECT_THAT(bar().answer()->toPlainText().toStdString(),
               HasSubstr(fmt::format("conflict: another recorder recorded seq {} first", next_ + 2)));
   EXPECT_EQ(bar().line_edit()->text(), line);
   EXPECT_EQ(session().event_count(), next_ + 3) << "reloaded at once";
   EXPECT_EQ(session().seq(), next_ + 2);
   bar().submit();  // entered again: it still stands
-  EXPECT_EQ(bar().answer()->text().toStdString(), fmt::format("seq {} recorded", next_ + 3));
+  EXPECT_EQ(bar().answer()->toPlainText().toStdString(), fmt::format("seq {} recorded", next_ + 3));
   EXPECT_EQ(stored(), next_ + 4);
   cli.closeWriteChannel();
   ASSERT_TRUE(cli.waitForFinished(30000));

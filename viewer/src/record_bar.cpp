@@ -5,9 +5,9 @@
 #include <QCompleter>
 #include <QHBoxLayout>
 #include <QKeyEvent>
-#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QStringListModel>
 #include <QVBoxLayout>
 
@@ -74,15 +74,16 @@ RecordBar::RecordBar(QWidget* parent) : QWidget(parent) {
   line_->installEventFilter(this);
   strict_ = new QCheckBox(tr("Strict"));
   strict_->setToolTip(tr("Ask before recording a line that breaks a rule"));
-  answer_ = new QLabel;
+  answer_ = new QPlainTextEdit;
   answer_->setObjectName(QStringLiteral("recordAnswer"));
-  answer_->setTextFormat(Qt::PlainText);
-  answer_->setWordWrap(true);
-  answer_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  answer_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+  answer_->setReadOnly(true);
+  answer_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  answer_->setFrameShape(QFrame::NoFrame);
+  answer_->setFocusPolicy(Qt::ClickFocus);
   QFont mono(QStringLiteral("monospace"));
   mono.setStyleHint(QFont::TypeWriter);
   answer_->setFont(mono);
+  answer_->setFixedHeight(answer_->fontMetrics().lineSpacing() * 5 + 8);
 
   candidates_ = new QStringListModel(this);
   completer_ = new QCompleter(candidates_, this);
@@ -152,7 +153,7 @@ bool RecordBar::ensure_recorder() {
   if (!archive_ || game_ == 0) return false;
   auto opened = replay::Recorder::open(*archive_, game_);
   if (!opened) {
-    answer_->setText(tr("cannot record into game %1: %2").arg(game_).arg(QString::fromStdString(opened.error().message)));
+    answer_->setPlainText(tr("cannot record into game %1: %2").arg(game_).arg(QString::fromStdString(opened.error().message)));
     return false;
   }
   recorder_.emplace(std::move(*opened));
@@ -223,13 +224,13 @@ void RecordBar::submit() {
                                                       tr("%1\nRecord it anyway? It is what happened at the table.")
                                                           .arg(findings)) == QMessageBox::Yes;
     if (!yes) {
-      answer_->setText(tr("held (Strict): nothing recorded\n%1").arg(findings));
+      answer_->setPlainText(tr("held (Strict): nothing recorded\n%1").arg(findings));
       return;
     }
     o = recorder_->enter(line, replay::Violations::Record);
   }
   if (!o) {
-    answer_->setText(tr("the store failed: %1; nothing recorded").arg(QString::fromStdString(o.error().message)));
+    answer_->setPlainText(tr("the store failed: %1; nothing recorded").arg(QString::fromStdString(o.error().message)));
     recorder_.reset();  // opened again, where the store stands, on the next line
     return;
   }
@@ -246,7 +247,7 @@ void RecordBar::submit() {
 void RecordBar::show_answer(const replay::LineOutcome& o, const QString& line) {
   QString text = QString::fromStdString(outcome_text(*recorder_, o));
   while (text.endsWith(QLatin1Char('\n'))) text.chop(1);
-  answer_->setText(text);
+  answer_->setPlainText(text);
   // Recorded lines and commands are done with; anything else stays to be edited.
   const bool done = o.status == replay::LineStatus::Recorded || o.status == replay::LineStatus::Command;
   if (done) {

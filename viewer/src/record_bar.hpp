@@ -20,8 +20,8 @@
 
 class QCheckBox;
 class QCompleter;
-class QLabel;
 class QLineEdit;
+class QPlainTextEdit;
 class QStringListModel;
 
 namespace warlog::viewer {
@@ -52,7 +52,7 @@ class RecordBar : public QWidget {
 
   // --- For the window and tests --------------------------------------------
   [[nodiscard]] QLineEdit* line_edit() const noexcept { return line_; }
-  [[nodiscard]] QLabel* answer() const noexcept { return answer_; }
+  [[nodiscard]] QPlainTextEdit* answer() const noexcept { return answer_; }
   [[nodiscard]] QCheckBox* strict() const noexcept { return strict_; }
   [[nodiscard]] QCompleter* completer() const noexcept { return completer_; }
   [[nodiscard]] bool has_recorder() const noexcept { return recorder_.has_value(); }
@@ -80,7 +80,7 @@ class RecordBar : public QWidget {
 
   QLineEdit* line_ = nullptr;
   QCheckBox* strict_ = nullptr;
-  QLabel* answer_ = nullptr;
+  QPlainTextEdit* answer_ = nullptr;  // a finding's columns do not wrap: it scrolls
   QCompleter* completer_ = nullptr;
   QStringListModel* candidates_ = nullptr;
 };
