@@ -26,6 +26,7 @@
 #include "findings_model.hpp"
 #include "game_list_model.hpp"
 #include "main_window_parts.hpp"
+#include "record_bar.hpp"
 #include "snapshot_builder.hpp"
 #include "state_model.hpp"
 #include "timeline_model.hpp"
@@ -130,6 +131,11 @@ void MainWindow::build_ui() {
   timeline_layout->setSpacing(2);
   timeline_layout->addWidget(timeline_view_, 1);
   timeline_layout->addWidget(slider_);
+  // Recording from the viewer: the same Recorder call as `warlog record`.
+  record_bar_ = new RecordBar;
+  connect(record_bar_, &RecordBar::stream_grew, this, &MainWindow::on_recorded);
+  connect(record_bar_, &RecordBar::leave, this, [this] { timeline_view_->setFocus(Qt::ShortcutFocusReason); });
+  timeline_layout->addWidget(record_bar_);
 
   // The moment: battlefield, state, charts, compare.
   battlefield_ = new BattlefieldView;
@@ -276,7 +282,7 @@ void MainWindow::build_ui() {
   perspective_label_ = new QLabel(tr("Seen as judge"));
   perspective_label_->setToolTip(tr("View › Seen as (Ctrl+0 judge, Ctrl+1 and Ctrl+2 a seat, Ctrl+3 the public)"));
   statusBar()->addPermanentWidget(perspective_label_);
-  statusBar()->showMessage(tr("←/→ event · PgUp/PgDn phase · Ctrl+PgUp/PgDn turn · Home/End · Ctrl+G seq · F3 next finding"));
+  statusBar()->showMessage(tr("←/→ event · PgUp/PgDn phase · Ctrl+PgUp/PgDn turn · Home/End · Ctrl+G seq · F3 next finding · Ctrl+R record"));
 }
 
 Expected<void> MainWindow::open_game(core::GameId id) {
@@ -288,6 +294,7 @@ Expected<void> MainWindow::open_game(core::GameId id) {
   diff_.reset();
   session_ = std::move(*opened);
   show_session();
+  aim_record_bar();
   lay_snapshots(id);
   // The game list learns the result and findings from the survey.
   games_->set_event_count(id, session_->event_count());

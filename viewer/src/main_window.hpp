@@ -41,6 +41,7 @@ class ChangesModel;
 class DisputesModel;
 class FiguresCharts;
 class FindingsModel;
+class RecordBar;
 class GameListModel;
 class SnapshotBuilder;
 class StateModel;
@@ -107,12 +108,14 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] QTabWidget* view_tabs() const noexcept { return view_tabs_; }
   [[nodiscard]] QTabWidget* detail_tabs() const noexcept { return detail_tabs_; }
   [[nodiscard]] QWidget* compare_page() const noexcept { return compare_page_; }
+  [[nodiscard]] RecordBar* record_bar() const noexcept { return record_bar_; }
 
  public slots:
   // Jumps to the finding in this row of the all-findings view (as sorted).
   void jump_to_finding(const QModelIndex& view_index);
   void next_finding();  // F3
   void ask_seq();       // Ctrl+G
+  void focus_record_bar();  // Ctrl+R
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -132,6 +135,8 @@ class MainWindow : public QMainWindow {
 
  private:
   void previous_finding();
+  void aim_record_bar();  // at the game shown, disabled when it ended
+  void on_recorded();     // the bar appended: show it at once
   void build_ui();
   void build_actions();
   void show_session();
@@ -192,6 +197,7 @@ class MainWindow : public QMainWindow {
   QTableView* changes_view_ = nullptr;
   QTableView* disputes_view_ = nullptr;
   QLabel* rule_text_ = nullptr;
+  RecordBar* record_bar_ = nullptr;
   QLabel* position_label_ = nullptr;
   QSplitter* main_split_ = nullptr;
   QSplitter* game_split_ = nullptr;

@@ -7,6 +7,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
+#include <QLineEdit>
 #include <QMenu>
 #include <QSettings>
 #include <QSlider>
@@ -24,6 +25,7 @@
 #include "launch.hpp"
 #include "main_window.hpp"
 #include "main_window_parts.hpp"
+#include "record_bar.hpp"
 #include "timeline_model.hpp"
 #include "warlog/replay/disputes.hpp"
 
@@ -88,6 +90,7 @@ Expected<void> MainWindow::open_store(const QString& path) {
   audit_timer_->stop();
   if (!watcher_->files().isEmpty()) watcher_->removePaths(watcher_->files());
   timeline_->set_game({}, {}, {}, {});  // it reads events through the session
+  record_bar_->clear_game();            // its Recorder refers to the archive
   candidate_.reset();
   session_.reset();
   archive_.reset();
@@ -148,8 +151,41 @@ void MainWindow::on_grew(core::Seq old_count, core::Seq new_count) {
   games_->set_facts(session_->game().id, facts_of(session_->game(), session_->final_state(), session_->findings().size(),
                                                        session_->findings().violations()));
   statusBar()->showMessage(tr("%1 new events").arg(new_count - old_count), 3000);
+  record_bar_->saw_events(new_count);  // another recorder's events: parse the next line after them
+  aim_record_bar();
   // Following the end: a viewer left at the last event stays at the last.
   if (old_count > 0 && session_->seq() == old_count - 1) session_->last();
+}
+
+void MainWindow::aim_record_bar() {
+  if (!session_ || !archive_) {
+    record_bar_->clear_game();
+    return;
+  }
+  // Ended when the last event is a GameEnded; one ended earlier and played
+  // on (an imported game) is found by the Recorder on the first line.
+  std::optional<core::Seq> ended_at;
+  if (!session_->empty()) {
+    auto last = session_->events(session_->last_seq(), session_->last_seq() + 1);
+    if (last && !last->empty() && std::holds_alternative<core::GameEnded>(last->back().payload)) {
+      ended_at = last->back().seq;
+    }
+  }
+  record_bar_->set_game(archive_, session_->game().id, ended_at);
+}
+
+void MainWindow::on_recorded() {
+  if (!session_) return;
+  if (auto grew = session_->refresh(); !grew) return;  // the failure reaches the status bar through `failed`
+  session_->last();  // the battlefield, timeline and findings at the new last event
+}
+
+void MainWindow::focus_record_bar() {
+  if (record_bar_->line_edit()->isEnabled()) {
+    record_bar_->line_edit()->setFocus(Qt::ShortcutFocusReason);
+  } else {
+    statusBar()->showMessage(record_bar_->line_edit()->toolTip(), 5000);
+  }
 }
 
 void MainWindow::audit_some_games() {

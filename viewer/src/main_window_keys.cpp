@@ -51,6 +51,9 @@ void MainWindow::build_actions() {
   add(tr("Next fin&ding"), QKeySequence(Qt::Key_F3), [this] { next_finding(); });
   add(tr("Previous findin&g"), QKeySequence(Qt::SHIFT | Qt::Key_F3), [this] { previous_finding(); });
   add(tr("&Go to seq…"), QKeySequence(Qt::CTRL | Qt::Key_G), [this] { ask_seq(); });
+  go->addSeparator();
+  // Escape, in the bar, comes back to the timeline (RecordBar::leave).
+  add(tr("&Record a line"), QKeySequence(Qt::CTRL | Qt::Key_R), [this] { focus_record_bar(); });
 
   // Who the game is seen as: what each player knew at the disputed moment.
   QMenu* view = menuBar()->addMenu(tr("&View"));

@@ -1,0 +1,260 @@
+#include "record_bar.hpp"
+
+#include <QAbstractItemView>
+#include <QCheckBox>
+#include <QCompleter>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QStringListModel>
+#include <QVBoxLayout>
+
+#include <fmt/format.h>
+
+#include "warlog/replay/report.hpp"
+#include "warlog/store/store.hpp"
+
+namespace warlog::viewer {
+
+namespace {
+
+std::string seqs_text(const std::vector<core::Event>& events) {
+  if (events.size() == 1) return fmt::format("seq {}", events.front().seq);
+  return fmt::format("seqs {}..{}", events.front().seq, events.back().seq);
+}
+
+std::string findings_text(const replay::Recorder& r, const std::vector<replay::LocatedFinding>& findings) {
+  std::string out;
+  for (const auto& f : findings) out += replay::finding_text(f, r.seats());
+  return out;
+}
+
+// The answer to one line, worded as the terminal words it (cli/record.cpp).
+std::string outcome_text(const replay::Recorder& r, const replay::LineOutcome& o) {
+  using replay::LineStatus;
+  switch (o.status) {
+    case LineStatus::Recorded:
+      if (o.events.empty()) return "nothing to record (a blank line or a comment)";
+      return fmt::format("{} recorded\n", seqs_text(o.events)) + findings_text(r, o.findings);
+    case LineStatus::Refused: {
+      std::string out;
+      for (const auto& e : o.errors) {
+        out += fmt::format("refused at column {}: expected {}, found {}{}; nothing recorded\n", e.col, e.expected,
+                           e.found, e.hint.empty() ? "" : fmt::format(" ({})", e.hint));
+      }
+      return out;
+    }
+    case LineStatus::Conflict: {
+      std::string out = fmt::format("conflict: another recorder recorded {} first; nothing recorded, enter the line "
+                                    "again if it still stands\n",
+                                    o.events.empty() ? std::string("nothing") : seqs_text(o.events));
+      for (const auto& ev : o.events) {
+        out += fmt::format("  seq {} {} (turn {} {}, seat {})\n", ev.seq, core::payload_name(ev.payload), ev.turn,
+                           core::to_string(ev.phase), ev.seat == core::kNoSeat ? 0 : ev.seat + 1);
+      }
+      return out + findings_text(r, o.findings);
+    }
+    case LineStatus::NeedsConfirm:
+      return "this line breaks a rule (Strict); nothing recorded\n" + findings_text(r, o.findings);
+    case LineStatus::Ended: return fmt::format("ended: {}; nothing recorded", o.message);
+    case LineStatus::Command: return o.message;
+  }
+  return {};
+}
+
+}  // namespace
+
+RecordBar::RecordBar(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("recordBar"));
+  line_ = new QLineEdit;
+  line_->setObjectName(QStringLiteral("recordLine"));
+  line_->setPlaceholderText(tr("Record: one action per line, as in the notation (Tab completes, 'help' for help)"));
+  line_->installEventFilter(this);
+  strict_ = new QCheckBox(tr("Strict"));
+  strict_->setToolTip(tr("Ask before recording a line that breaks a rule"));
+  answer_ = new QPlainTextEdit;
+  answer_->setObjectName(QStringLiteral("recordAnswer"));
+  answer_->setReadOnly(true);
+  answer_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  answer_->setFrameShape(QFrame::NoFrame);
+  answer_->setFocusPolicy(Qt::ClickFocus);
+  QFont mono(QStringLiteral("monospace"));
+  mono.setStyleHint(QFont::TypeWriter);
+  answer_->setFont(mono);
+  answer_->setFixedHeight(answer_->fontMetrics().lineSpacing() * 5 + 8);
+
+  candidates_ = new QStringListModel(this);
+  completer_ = new QCompleter(candidates_, this);
+  completer_->setWidget(line_);  // not setCompleter: the bar decides when it pops up (Tab, typing)
+  completer_->setCompletionMode(QCompleter::PopupCompletion);
+  completer_->setCaseSensitivity(Qt::CaseInsensitive);
+  connect(completer_, qOverload<const QString&>(&QCompleter::activated), line_, &QLineEdit::setText);
+  connect(line_, &QLineEdit::textEdited, this, [this] { show_completions(); });
+  connect(line_, &QLineEdit::returnPressed, this, &RecordBar::submit);
+
+  auto* row = new QHBoxLayout;
+  row->setContentsMargins(0, 0, 0, 0);
+  row->addWidget(line_, 1);
+  row->addWidget(strict_);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
+  layout->addLayout(row);
+  layout->addWidget(answer_);
+  update_enabled();
+}
+
+RecordBar::~RecordBar() = default;
+
+void RecordBar::set_game(std::shared_ptr<replay::Archive> archive, core::GameId game, std::optional<core::Seq> ended_at) {
+  if (archive != archive_ || game != game_) {
+    recorder_.reset();  // before the archive it refers to
+    answer_->clear();
+  }
+  archive_ = std::move(archive);
+  game_ = game;
+  ended_at_ = ended_at;
+  update_enabled();
+}
+
+void RecordBar::clear_game() {
+  recorder_.reset();
+  archive_.reset();
+  game_ = 0;
+  ended_at_.reset();
+  answer_->clear();
+  update_enabled();
+}
+
+void RecordBar::saw_events(core::Seq count) {
+  if (recorder_ && recorder_->next_seq() < count) recorder_.reset();
+}
+
+void RecordBar::update_enabled() {
+  QString why;
+  if (!archive_ || game_ == 0) {
+    why = tr("No game is open: open one to record into it.");
+  } else if (archive_->store().read_only()) {
+    why = tr("The store is open read-only: nothing can be recorded into it.");
+  } else if (ended_at_) {
+    why = tr("Game %1 ended at seq %2: nothing more is recorded; call a judge.").arg(game_).arg(*ended_at_);
+  }
+  line_->setEnabled(why.isEmpty());
+  strict_->setEnabled(why.isEmpty());
+  const QString tip = why.isEmpty() ? tr("Ctrl+R records a line into game %1; Escape goes back to the timeline.").arg(game_) : why;
+  line_->setToolTip(tip);
+  setToolTip(tip);
+}
+
+bool RecordBar::ensure_recorder() {
+  if (recorder_) return true;
+  if (!archive_ || game_ == 0) return false;
+  auto opened = replay::Recorder::open(*archive_, game_);
+  if (!opened) {
+    answer_->setPlainText(tr("cannot record into game %1: %2").arg(game_).arg(QString::fromStdString(opened.error().message)));
+    return false;
+  }
+  recorder_.emplace(std::move(*opened));
+  if (recorder_->ended_at()) {
+    ended_at_ = recorder_->ended_at();
+    update_enabled();
+  }
+  return true;
+}
+
+QStringList RecordBar::completions(const QString& text) {
+  if (!ensure_recorder()) return {};
+  const std::string line = text.toStdString();
+  const replay::Completion c = recorder_->complete(line);
+  const QString head = QString::fromStdString(line.substr(0, std::min(c.start, line.size())));
+  QStringList out;
+  for (const std::string& cand : c.candidates) out << head + QString::fromStdString(cand);
+  return out;
+}
+
+void RecordBar::show_completions() {
+  const QString text = line_->text();
+  if (text.isEmpty()) {
+    completer_->popup()->hide();
+    return;
+  }
+  candidates_->setStringList(completions(text));
+  completer_->setCompletionPrefix(text);
+  if (completer_->completionCount() > 0) {
+    completer_->complete();
+  } else {
+    completer_->popup()->hide();
+  }
+}
+
+bool RecordBar::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == line_ && event->type() == QEvent::KeyPress) {
+    const auto* key = static_cast<QKeyEvent*>(event);
+    if (key->key() == Qt::Key_Escape) {
+      emit leave();
+      return true;
+    }
+    if (key->key() == Qt::Key_Tab && key->modifiers() == Qt::NoModifier) {
+      // As the terminal's Tab: one candidate is taken, several are listed.
+      const QStringList all = completions(line_->text());
+      if (all.size() == 1) {
+        line_->setText(all.front());
+      } else if (!all.isEmpty()) {
+        show_completions();
+      }
+      return true;  // Tab never leaves the bar
+    }
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
+void RecordBar::submit() {
+  if (!line_->isEnabled() || !ensure_recorder()) return;
+  completer_->popup()->hide();
+  const QString text = line_->text();
+  const std::string line = text.toStdString();
+  const bool strict = strict_->isChecked();
+  auto o = recorder_->enter(line, strict ? replay::Violations::Hold : replay::Violations::Record);
+  if (o && o->status == replay::LineStatus::NeedsConfirm) {
+    const QString findings = QString::fromStdString(findings_text(*recorder_, o->findings));
+    const bool yes = confirm_ ? confirm_(findings)
+                              : QMessageBox::question(this, tr("Record a line that breaks a rule?"),
+                                                      tr("%1\nRecord it anyway? It is what happened at the table.")
+                                                          .arg(findings)) == QMessageBox::Yes;
+    if (!yes) {
+      answer_->setPlainText(tr("held (Strict): nothing recorded\n%1").arg(findings));
+      return;
+    }
+    o = recorder_->enter(line, replay::Violations::Record);
+  }
+  if (!o) {
+    answer_->setPlainText(tr("the store failed: %1; nothing recorded").arg(QString::fromStdString(o.error().message)));
+    recorder_.reset();  // opened again, where the store stands, on the next line
+    return;
+  }
+  show_answer(*o, text);
+  const bool grew = (o->status == replay::LineStatus::Recorded || o->status == replay::LineStatus::Conflict) &&
+                    !o->events.empty();
+  if (o->status == replay::LineStatus::Ended || recorder_->ended_at()) {
+    ended_at_ = recorder_->ended_at();
+    update_enabled();
+  }
+  if (grew) emit stream_grew();
+}
+
+void RecordBar::show_answer(const replay::LineOutcome& o, const QString& line) {
+  QString text = QString::fromStdString(outcome_text(*recorder_, o));
+  while (text.endsWith(QLatin1Char('\n'))) text.chop(1);
+  answer_->setPlainText(text);
+  // Recorded lines and commands are done with; anything else stays to be edited.
+  const bool done = o.status == replay::LineStatus::Recorded || o.status == replay::LineStatus::Command;
+  if (done) {
+    line_->clear();
+  } else {
+    line_->setText(line);
+  }
+}
+
+}  // namespace warlog::viewer
