@@ -89,12 +89,24 @@ class Terminal {
     }
   }
   // End of input (Ctrl-D) and the exit status.
+  // Bounded: a recorder that has not exited 20 s after Ctrl-D is killed and
+  // the answer is -1 (a test must stop by itself, even on a loaded machine).
   int finish() {
     type("\x04");
-    while (read_some(2000)) {
-    }
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     int status = 0;
-    ::waitpid(pid_, &status, 0);
+    for (;;) {
+      while (read_some(100)) {
+      }
+      const pid_t done = ::waitpid(pid_, &status, WNOHANG);
+      if (done == pid_) break;
+      if (std::chrono::steady_clock::now() >= until) {
+        ::kill(pid_, SIGKILL);
+        ::waitpid(pid_, nullptr, 0);
+        pid_ = -1;
+        return -1;
+      }
+    }
     pid_ = -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
