@@ -175,11 +175,14 @@ TEST_F(RecordBarTest, CtrlRFocusesTheBarAndEscapeGoesBackToTheTimeline) {
   EXPECT_TRUE(window_->timeline_view()->hasFocus());
 }
 
-TEST_F(RecordBarTest, DisabledWithAReasonWhenTheGameHasEnded) {
+// an ended game still takes a judge's backup, so the bar stays open
+// and its tooltip says what it takes now.
+TEST_F(RecordBarTest, AnEndedGameSaysOnlyABackupOrAVoidOfTheEndIsRecorded) {
   // spine_first_blood, imported whole, ends with `end 1 supremacy`.
   ASSERT_TRUE(window_->open_game(warlog::testing::sample_store().first_blood));
-  EXPECT_FALSE(bar().line_edit()->isEnabled());
+  EXPECT_TRUE(bar().line_edit()->isEnabled());
   EXPECT_THAT(bar().line_edit()->toolTip().toStdString(), HasSubstr("ended at seq"));
+  EXPECT_THAT(bar().line_edit()->toolTip().toStdString(), HasSubstr("judge's backup"));
   ASSERT_TRUE(window_->open_game(game_));
   EXPECT_TRUE(bar().line_edit()->isEnabled());
 }

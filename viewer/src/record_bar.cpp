@@ -138,12 +138,18 @@ void RecordBar::update_enabled() {
     why = tr("No game is open: open one to record into it.");
   } else if (archive_->store().read_only()) {
     why = tr("The store is open read-only: nothing can be recorded into it.");
-  } else if (ended_at_) {
-    why = tr("Game %1 ended at seq %2: nothing more is recorded; call a judge.").arg(game_).arg(*ended_at_);
   }
   line_->setEnabled(why.isEmpty());
   strict_->setEnabled(why.isEmpty());
-  const QString tip = why.isEmpty() ? tr("Ctrl+R records a line into game %1; Escape goes back to the timeline.").arg(game_) : why;
+  // An ended game still takes a judge's backup (an appeal) or a void of the
+  // end (docs/rulings.md R-066): the bar stays open and says so.
+  QString tip = why.isEmpty() ? tr("Ctrl+R records a line into game %1; Escape goes back to the timeline.").arg(game_) : why;
+  if (why.isEmpty() && ended_at_) {
+    tip = tr("Game %1 ended at seq %2: only a judge's backup (backup SEQ \"reason\" by \"JUDGE\") or a void of the "
+             "end is recorded now.")
+              .arg(game_)
+              .arg(*ended_at_);
+  }
   line_->setToolTip(tip);
   setToolTip(tip);
 }
