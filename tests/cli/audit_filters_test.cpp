@@ -43,17 +43,17 @@ TEST_F(AuditFilters, QuietShowsOnlyTheGamesWithFindings) {
   const auto all = run_warlog("audit " + store_);
   const auto quiet = run_warlog("audit " + store_ + " --quiet");
   EXPECT_EQ(quiet.code, 1);
-  EXPECT_EQ(count_of(all.out, "\ngame ") + 1, 13u) << all.out;
+  EXPECT_EQ(count_of(all.out, "\ngame ") + 1, 14u) << all.out;
   EXPECT_EQ(count_of(quiet.out, "  clean: no findings"), 0u) << quiet.out;
-  EXPECT_EQ(count_of(quiet.out, "events\n"), 7u) << "the seven games with a violation\n" << quiet.out;
-  EXPECT_NE(quiet.out.find("summary: 13 games, 3212 events, 9 violations in 7 games"), std::string::npos) << quiet.out;
+  EXPECT_EQ(count_of(quiet.out, "events\n"), 10u) << "the nine games with a violation, and the_mill_road_appeal with its correction notes\n" << quiet.out;
+  EXPECT_NE(quiet.out.find("summary: 14 games, 3499 events, 12 violations in 9 games"), std::string::npos) << quiet.out;
 }
 
 TEST_F(AuditFilters, RuleChoosesTheFindingsReportedCountedAndExitedOn) {
   const auto draw = run_warlog("audit " + store_ + " --rule MUS-a.draw -q");
   EXPECT_EQ(draw.code, 1);
   EXPECT_EQ(draw.out.rfind("game 14  \"First blood at the Old Mill\"", 0), 0u) << draw.out;
-  EXPECT_NE(draw.out.find("summary: 13 games, 3212 events, 1 violation in 1 game, 0 other findings"), std::string::npos)
+  EXPECT_NE(draw.out.find("summary: 14 games, 3499 events, 1 violation in 1 game, 0 other findings"), std::string::npos)
       << draw.out;
   const auto none = run_warlog("audit " + store_ + " --rule ATT-wip.empty-deck");
   EXPECT_EQ(none.code, 0) << "no game breaks that rule\n" << none.out;
@@ -79,11 +79,11 @@ TEST_F(AuditFilters, SeverityKeepsFindingsAtLeastThatSevere) {
 TEST_F(AuditFilters, SummaryIsOnlyTheTotals) {
   const auto r = run_warlog("audit " + store_ + " --summary");
   EXPECT_EQ(r.code, 1);
-  EXPECT_EQ(r.out, "summary: 13 games, 3212 events, 9 violations in 7 games, 0 other findings\n");
+  EXPECT_EQ(r.out, "summary: 14 games, 3499 events, 12 violations in 9 games, 3 other findings\n");
   const auto j = run_warlog("audit " + store_ + " --summary --format json");
   const auto report = nlohmann::json::parse(j.out);
   EXPECT_TRUE(report.at("games").empty());
-  EXPECT_EQ(report.at("summary").at("violations"), 9);
+  EXPECT_EQ(report.at("summary").at("violations"), 12);
 }
 
 TEST_F(AuditFilters, JsonLinesIsOneGameALineThenTheSummary) {
@@ -92,8 +92,8 @@ TEST_F(AuditFilters, JsonLinesIsOneGameALineThenTheSummary) {
   std::istringstream in(r.out);
   std::vector<nlohmann::json> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
-  ASSERT_EQ(lines.size(), 14u) << r.out;
-  for (std::size_t i = 0; i < 13; ++i) {
+  ASSERT_EQ(lines.size(), 15u) << r.out;
+  for (std::size_t i = 0; i < 14; ++i) {
     EXPECT_EQ(lines[i].at("type"), "game");
     EXPECT_EQ(lines[i].at("game"), i + 1) << "in game order";
     EXPECT_EQ(lines[i].at("players").size(), 2u);
@@ -101,8 +101,8 @@ TEST_F(AuditFilters, JsonLinesIsOneGameALineThenTheSummary) {
   }
   EXPECT_EQ(lines[0].at("players").at(0).at("player"), "Ines");
   EXPECT_EQ(lines[0].at("result").at("text"), "Seat 1 (Ines) wins by Attrition on turn 12");
-  EXPECT_EQ(lines[13].at("type"), "summary");
-  EXPECT_EQ(lines[13].at("games_with_violations"), 7);
+  EXPECT_EQ(lines[14].at("type"), "summary");
+  EXPECT_EQ(lines[14].at("games_with_violations"), 9);
 }
 
 }  // namespace

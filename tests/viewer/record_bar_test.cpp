@@ -22,6 +22,7 @@
 #include "record_bar.hpp"
 #include "sample_lines.hpp"
 #include "sample_store.hpp"
+#include "temp_dir.hpp"
 #include "timeline_model.hpp"
 
 namespace warlog::viewer {
@@ -47,7 +48,9 @@ class RecordBarTest : public ::testing::Test {
   void SetUp() override {
     {
       auto archive = copy_.open();
-      const auto spine = warlog::testing::sample_lines(copy_.dir.parent_path(), "tutorial/spine_first_blood.wlog");
+      // The header in this test's own folder: /tmp is shared by every test
+      // process ctest runs at once.
+      const auto spine = warlog::testing::sample_lines(lines_.path(), "tutorial/spine_first_blood.wlog");
       header_ = spine.header;
       auto r = replay::Recorder::create(*archive, spine.header.string());
       ASSERT_TRUE(r.has_value()) << r.error().error.message;
@@ -80,6 +83,7 @@ class RecordBarTest : public ::testing::Test {
   }
 
   warlog::testing::StoreCopy copy_{"record-bar"};
+  warlog::testing::TempDir lines_;
   std::filesystem::path header_;
   core::GameId game_ = 0;
   core::Seq next_ = 0;
