@@ -235,6 +235,10 @@ CLI::App* add_record(CLI::App& app, RecordArgs& a) {
       "its column and hint, and nothing is written. After a GameEnded event nothing more is recorded: \"game N\n"
       "ended at seq S: call a judge\". Another recorder on the same game: its events are shown and the line is\n"
       "not recorded (\"conflict\"); enter it again if it still stands.\n"
+      "Corrections are lines too, recorded as events, never edits (docs/recording.md):\n"
+      "  void SEQ \"reason\" by \"WHO\"        a scorekeeper's slip: the event is skipped, kept, struck through\n"
+      "  backup SEQ \"reason\" by \"JUDGE\"    a judge's backup to just before SEQ; says first what it crosses\n"
+      "After a GameEnded only a backup or a void of the GameEnded is still taken.\n"
       "Commands that record nothing: board, hand 1, hand 2, state, findings, help.\n"
       "At a terminal: line editing, history (arrows) and Tab completion of verbs, the acting seat's hand, occupied\n"
       "spaces and the catalog's cards. From a pipe: one answer per input line; --format jsonl gives one JSON object\n"
@@ -288,6 +292,11 @@ int run_record(const RecordArgs& a) {
   }
   const bool terminal = ::isatty(STDIN_FILENO) == 1 && ::isatty(STDOUT_FILENO) == 1;
   if (terminal && a.format == "text") return terminal_session(*recorder, a.strict);
+  // From a pipe too, a new game's number comes first, to go on with it later
+  // (--game N); jsonl carries it in every answer.
+  if (!a.header.empty() && a.format == "text") {
+    put(fmt::format("game {} created: go on with it with --game {}\n", recorder->game(), recorder->game()));
+  }
   return pipe_session(*recorder, a.strict, a.format == "jsonl");
 }
 
