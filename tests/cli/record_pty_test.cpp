@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <thread>
 #include <cstdlib>
 #include <random>
 #include <regex>
@@ -91,15 +92,28 @@ class Terminal {
   // End of input (Ctrl-D) and the exit status.
   // Bounded: a recorder that has not exited 20 s after Ctrl-D is killed and
   // the answer is -1 (a test must stop by itself, even on a loaded machine).
+  // Ctrl-D is typed again every 2 s: a key typed while libedit is between
+  // two lines (switching the terminal's mode) can be flushed unread, which
+  // is what a person would do too; at an empty line it only ends input.
   int finish() {
+    // Typed once the next prompt is out and libedit has had a moment to
+    // take the terminal: a Ctrl-D that reaches the line discipline before
+    // that is consumed as an end of file no read sees.
+    (void)wait_for(std::regex("> $"), 1, 5000);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
     type("\x04");
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    auto again = std::chrono::steady_clock::now() + std::chrono::seconds(2);
     int status = 0;
     for (;;) {
       while (read_some(100)) {
       }
       const pid_t done = ::waitpid(pid_, &status, WNOHANG);
       if (done == pid_) break;
+      if (std::chrono::steady_clock::now() >= again) {
+        type("\x04");
+        again = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+      }
       if (std::chrono::steady_clock::now() >= until) {
         ::kill(pid_, SIGKILL);
         ::waitpid(pid_, nullptr, 0);
