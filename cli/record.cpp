@@ -31,58 +31,17 @@ using replay::LineOutcome;
 using replay::LineStatus;
 using replay::Recorder;
 
-std::string seqs_text(const std::vector<core::Event>& events) {
-  if (events.size() == 1) return fmt::format("seq {}", events.front().seq);
-  return fmt::format("seqs {}..{}", events.front().seq, events.back().seq);
-}
-
 std::string findings_text(const Recorder& r, const std::vector<replay::LocatedFinding>& findings) {
   std::string out;
   for (const auto& f : findings) out += replay::finding_text(f, r.seats());
   return out;
 }
 
-// The text answer to one line: its first line says what happened.
 // What a backup crosses, one indented line each.
 std::string crossing_text(const LineOutcome& o) {
   std::string out;
   for (const std::string& l : o.crossing) out += "  " + l + "\n";
   return out;
-}
-
-std::string outcome_text(const Recorder& r, const LineOutcome& o) {
-  switch (o.status) {
-    case LineStatus::Recorded:
-      if (o.events.empty()) return "nothing to record (a blank line or a comment)\n";
-      return fmt::format("{} recorded\n", seqs_text(o.events)) + crossing_text(o) + findings_text(r, o.findings);
-    case LineStatus::Refused: {
-      std::string out;
-      for (const auto& e : o.errors) {
-        out += fmt::format("refused at column {}: expected {}, found {}{}; nothing recorded\n", e.col, e.expected,
-                           e.found, e.hint.empty() ? "" : fmt::format(" ({})", e.hint));
-      }
-      return out;
-    }
-    case LineStatus::Conflict: {
-      std::string out = fmt::format("conflict: another recorder recorded {} first; nothing recorded, enter the line "
-                                    "again if it still stands\n",
-                                    o.events.empty() ? std::string("nothing") : seqs_text(o.events));
-      for (const auto& ev : o.events) {
-        out += fmt::format("  seq {} {} (turn {} {}, seat {})\n", ev.seq, core::payload_name(ev.payload), ev.turn,
-                           core::to_string(ev.phase), ev.seat == core::kNoSeat ? 0 : ev.seat + 1);
-      }
-      return out + findings_text(r, o.findings);
-    }
-    case LineStatus::NeedsConfirm:
-      if (!o.crossing.empty()) {
-        return "needs-confirm: a judge's backup (--strict); nothing recorded\n" + crossing_text(o) +
-               findings_text(r, o.findings);
-      }
-      return "needs-confirm: this line breaks a rule (--strict); nothing recorded\n" + findings_text(r, o.findings);
-    case LineStatus::Ended: return fmt::format("ended: {}; nothing recorded\n", o.message);
-    case LineStatus::Command: return o.message + "\n";
-  }
-  return {};
 }
 
 // One JSON object per input line (docs/schema/record-line.schema.json).
@@ -191,7 +150,7 @@ int terminal_session(Recorder& r, bool strict) {
       error_line(o.error());
       return kExitError;
     }
-    put(outcome_text(r, *o));
+    put(replay::answer_text(r, *o));
   }
   g_completing = nullptr;
   put("\n");
@@ -208,7 +167,7 @@ int pipe_session(Recorder& r, bool strict, bool jsonl) {
       error_line(o.error());
       return kExitError;
     }
-    put(jsonl ? outcome_json(r, n, *o) : outcome_text(r, *o));
+    put(jsonl ? outcome_json(r, n, *o) : replay::answer_text(r, *o));
   }
   return kExitClean;
 }

@@ -221,4 +221,64 @@ Completion Recorder::complete(std::string_view line) const {
   return out;
 }
 
+namespace {
+
+// --- The answer text (answer_text) -------------------------------------
+
+std::string seqs_text(const std::vector<core::Event>& events) {
+  if (events.size() == 1) return fmt::format("seq {}", events.front().seq);
+  return fmt::format("seqs {}..{}", events.front().seq, events.back().seq);
+}
+
+std::string findings_text(const Recorder& r, const std::vector<replay::LocatedFinding>& findings) {
+  std::string out;
+  for (const auto& f : findings) out += replay::finding_text(f, r.seats());
+  return out;
+}
+
+// What a backup crosses, one indented line each.
+std::string crossing_text(const LineOutcome& o) {
+  std::string out;
+  for (const std::string& l : o.crossing) out += "  " + l + "\n";
+  return out;
+}
+
+}  // namespace
+
+std::string answer_text(const Recorder& r, const LineOutcome& o) {
+  switch (o.status) {
+    case LineStatus::Recorded:
+      if (o.events.empty()) return "nothing to record (a blank line or a comment)\n";
+      return fmt::format("{} recorded\n", seqs_text(o.events)) + crossing_text(o) + findings_text(r, o.findings);
+    case LineStatus::Refused: {
+      std::string out;
+      for (const auto& e : o.errors) {
+        out += fmt::format("refused at column {}: expected {}, found {}{}; nothing recorded\n", e.col, e.expected,
+                           e.found, e.hint.empty() ? "" : fmt::format(" ({})", e.hint));
+      }
+      return out;
+    }
+    case LineStatus::Conflict: {
+      std::string out = fmt::format("conflict: another recorder recorded {} first; nothing recorded, enter the line "
+                                    "again if it still stands\n",
+                                    o.events.empty() ? std::string("nothing") : seqs_text(o.events));
+      for (const auto& ev : o.events) {
+        out += fmt::format("  seq {} {} (turn {} {}, seat {})\n", ev.seq, core::payload_name(ev.payload), ev.turn,
+                           core::to_string(ev.phase), ev.seat == core::kNoSeat ? 0 : ev.seat + 1);
+      }
+      return out + findings_text(r, o.findings);
+    }
+    case LineStatus::NeedsConfirm:
+      if (!o.crossing.empty()) {
+        return "needs-confirm: a judge's backup; nothing recorded\n" + crossing_text(o) +
+               findings_text(r, o.findings);
+      }
+      return "needs-confirm: this line breaks a rule; nothing recorded\n" + findings_text(r, o.findings);
+    case LineStatus::Ended: return fmt::format("ended: {}; nothing recorded\n", o.message);
+    case LineStatus::Command: return o.message + "\n";
+  }
+  return {};
+}
+
+
 }  // namespace warlog::replay

@@ -18,53 +18,6 @@
 
 namespace warlog::viewer {
 
-namespace {
-
-std::string seqs_text(const std::vector<core::Event>& events) {
-  if (events.size() == 1) return fmt::format("seq {}", events.front().seq);
-  return fmt::format("seqs {}..{}", events.front().seq, events.back().seq);
-}
-
-std::string findings_text(const replay::Recorder& r, const std::vector<replay::LocatedFinding>& findings) {
-  std::string out;
-  for (const auto& f : findings) out += replay::finding_text(f, r.seats());
-  return out;
-}
-
-// The answer to one line, worded as the terminal words it (cli/record.cpp).
-std::string outcome_text(const replay::Recorder& r, const replay::LineOutcome& o) {
-  using replay::LineStatus;
-  switch (o.status) {
-    case LineStatus::Recorded:
-      if (o.events.empty()) return "nothing to record (a blank line or a comment)";
-      return fmt::format("{} recorded\n", seqs_text(o.events)) + findings_text(r, o.findings);
-    case LineStatus::Refused: {
-      std::string out;
-      for (const auto& e : o.errors) {
-        out += fmt::format("refused at column {}: expected {}, found {}{}; nothing recorded\n", e.col, e.expected,
-                           e.found, e.hint.empty() ? "" : fmt::format(" ({})", e.hint));
-      }
-      return out;
-    }
-    case LineStatus::Conflict: {
-      std::string out = fmt::format("conflict: another recorder recorded {} first; nothing recorded, enter the line "
-                                    "again if it still stands\n",
-                                    o.events.empty() ? std::string("nothing") : seqs_text(o.events));
-      for (const auto& ev : o.events) {
-        out += fmt::format("  seq {} {} (turn {} {}, seat {})\n", ev.seq, core::payload_name(ev.payload), ev.turn,
-                           core::to_string(ev.phase), ev.seat == core::kNoSeat ? 0 : ev.seat + 1);
-      }
-      return out + findings_text(r, o.findings);
-    }
-    case LineStatus::NeedsConfirm:
-      return "this line breaks a rule (Strict); nothing recorded\n" + findings_text(r, o.findings);
-    case LineStatus::Ended: return fmt::format("ended: {}; nothing recorded", o.message);
-    case LineStatus::Command: return o.message;
-  }
-  return {};
-}
-
-}  // namespace
 
 RecordBar::RecordBar(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("recordBar"));
@@ -222,15 +175,20 @@ void RecordBar::submit() {
   const QString text = line_->text();
   const std::string line = text.toStdString();
   const bool strict = strict_->isChecked();
-  auto o = recorder_->enter(line, strict ? replay::Violations::Hold : replay::Violations::Record);
+  // As at a terminal: a judge's backup always says first what it crosses
+  // and asks; Strict asks about a violation too.
+  auto o = recorder_->enter(line, strict ? replay::Violations::Hold : replay::Violations::HoldBackup);
   if (o && o->status == replay::LineStatus::NeedsConfirm) {
-    const QString findings = QString::fromStdString(findings_text(*recorder_, o->findings));
-    const bool yes = confirm_ ? confirm_(findings)
-                              : QMessageBox::question(this, tr("Record a line that breaks a rule?"),
-                                                      tr("%1\nRecord it anyway? It is what happened at the table.")
-                                                          .arg(findings)) == QMessageBox::Yes;
+    const QString held = QString::fromStdString(replay::answer_text(*recorder_, *o)).trimmed();
+    const bool backup = !o->crossing.empty();
+    const bool yes =
+        confirm_ ? confirm_(held)
+                 : QMessageBox::question(this, backup ? tr("Record this backup?") : tr("Record a line that breaks a rule?"),
+                                         backup ? tr("%1\nRecord the backup?").arg(held)
+                                                : tr("%1\nRecord it anyway? It is what happened at the table.").arg(held)) ==
+                       QMessageBox::Yes;
     if (!yes) {
-      answer_->setPlainText(tr("held (Strict): nothing recorded\n%1").arg(findings));
+      answer_->setPlainText(held);
       return;
     }
     o = recorder_->enter(line, replay::Violations::Record);
@@ -251,7 +209,7 @@ void RecordBar::submit() {
 }
 
 void RecordBar::show_answer(const replay::LineOutcome& o, const QString& line) {
-  QString text = QString::fromStdString(outcome_text(*recorder_, o));
+  QString text = QString::fromStdString(replay::answer_text(*recorder_, o));
   while (text.endsWith(QLatin1Char('\n'))) text.chop(1);
   answer_->setPlainText(text);
   // Recorded lines and commands are done with; anything else stays to be edited.

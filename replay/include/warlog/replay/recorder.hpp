@@ -70,6 +70,15 @@ struct Completion {
   std::vector<std::string> candidates;
 };
 
+class Recorder;
+
+// The answer to one line as a person reads it, newline-ended lines, the
+// first saying what happened ("seq 57 recorded", "refused at column 6: ...",
+// "conflict: ...", "needs-confirm: ...") and the rest its findings and what
+// a backup crosses: what `warlog record` prints and the viewer's record bar
+// shows, so the two never word it apart.
+[[nodiscard]] std::string answer_text(const Recorder& r, const LineOutcome& o);
+
 class Recorder {
  public:
   // Creates a new game from a header file (tags only; [Catalog], [Ruleset]
