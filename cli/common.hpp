@@ -42,7 +42,4 @@ struct Selection {
 [[nodiscard]] Expected<replay::AuditOptions> load_overrides(const std::string& ruleset_path,
                                                             const std::string& catalog_path);
 
-// Escapes text for XML attribute and element content.
-[[nodiscard]] std::string xml_escape(std::string_view s);
-
 }  // namespace warlog::cli

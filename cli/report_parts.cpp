@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "warlog/replay/report.hpp"
+
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -10,10 +12,10 @@ namespace warlog::cli {
 
 std::string junit_case(const std::string& name, const std::string& failure_type, const std::string& failure_message,
                        const std::string& body) {
-  std::string out = fmt::format("    <testcase classname=\"warlog\" name=\"{}\">\n", xml_escape(name));
+  std::string out = fmt::format("    <testcase classname=\"warlog\" name=\"{}\">\n", replay::xml_escape(name));
   if (!failure_type.empty()) {
-    out += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n", xml_escape(failure_type),
-                       xml_escape(failure_message), xml_escape(body));
+    out += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n", replay::xml_escape(failure_type),
+                       replay::xml_escape(failure_message), replay::xml_escape(body));
   }
   return out + "    </testcase>\n";
 }
@@ -27,7 +29,7 @@ std::string junit_head(const std::string& name, std::size_t tests, std::size_t f
   return fmt::format(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"{0}\" tests=\"{1}\" failures=\"{2}\" "
       "errors=\"{3}\">\n  <testsuite name=\"{0}\" tests=\"{1}\" failures=\"{2}\" errors=\"{3}\">\n",
-      xml_escape(name), tests, failures, errors);
+      replay::xml_escape(name), tests, failures, errors);
 }
 
 std::string junit_tail() { return "  </testsuite>\n</testsuites>\n"; }

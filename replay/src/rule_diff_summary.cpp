@@ -1,4 +1,5 @@
 #include "warlog/replay/rule_diff_summary.hpp"
+#include "warlog/replay/report.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -164,21 +165,6 @@ nlohmann::json DiffSummary::json() const {
           {"first_flips", flips}};
 }
 
-std::string html_escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 namespace {
 
@@ -221,7 +207,7 @@ std::string DiffSummary::html_head(std::string_view against) const {
   std::string out = fmt::format(
       "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
       "<title>warlog rule-diff: {}</title>\n<style>{}</style>\n</head>\n<body>\n<h1>rule-diff: {} game{} under {}</h1>\n",
-      html_escape(against), kStyle, games(), games() == 1 ? "" : "s", html_escape(against));
+      xml_escape(against), kStyle, games(), games() == 1 ? "" : "s", xml_escape(against));
   const char* what[] = {"the same at every event", "findings new or gone, the same outcome", "the outcome changes",
                         "not followable from some event on"};
   out += "<h2>Games by class</h2>\n<table>\n<tr><th>class</th><th>games</th><th>meaning</th></tr>\n";
@@ -235,7 +221,7 @@ std::string DiffSummary::html_head(std::string_view against) const {
   out += "<table>\n<tr><th>rule</th><th>games</th><th>new</th><th>gone</th></tr>\n";
   for (const auto& [id, r] : top_rules()) {
     out += fmt::format("<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
-                       html_escape(id), r.games, r.added, r.removed);
+                       xml_escape(id), r.games, r.added, r.removed);
   }
   out += "</table>\n<h2>Where games first diverge</h2>\n" + turn_chart(turns_);
   out += fmt::format("<h2>First outcome flips (of {})</h2>\n", count(DiffClass::Outcome));
@@ -245,7 +231,7 @@ std::string DiffSummary::html_head(std::string_view against) const {
     out += "<table>\n<tr><th>game</th><th>title</th><th>outcome</th></tr>\n";
     for (const Flip& f : flips_) {
       out += fmt::format("<tr class=\"outcome\"><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>\n", f.game,
-                         html_escape(f.title), html_escape(f.words));
+                         xml_escape(f.title), xml_escape(f.words));
     }
     out += "</table>\n";
   }
@@ -260,10 +246,10 @@ std::string diff_html_row(const GameDiff& d) {
   if (!d.first) return "";
   const std::string k(to_string(d.klass()));
   std::string differences;
-  for (const auto& s : d.first->differences) differences += "<li>" + html_escape(s) + "</li>";
+  for (const auto& s : d.first->differences) differences += "<li>" + xml_escape(s) + "</li>";
   if (differences.empty()) differences = "<li>the same state; only the findings differ</li>";
   const std::string unfollowable =
-      d.undetermined ? html_escape(moment_words(d.undetermined->at, d.game) + ": " +
+      d.undetermined ? xml_escape(moment_words(d.undetermined->at, d.game) + ": " +
                                    std::string(d.undetermined->because.finding.rule_id) + " " +
                                    d.undetermined->because.finding.message)
                      : std::string();
@@ -273,8 +259,8 @@ std::string diff_html_row(const GameDiff& d) {
   return fmt::format(
       "<tr class=\"{0}\"><td class=\"n\">{1} {2}</td><td>{0}</td><td>{3}</td><td><ul>{4}</ul></td><td>{5}</td>"
       "<td>{6}</td><td class=\"n\">+{7} -{8}</td></tr>\n",
-      k, d.game.id, html_escape(d.game.title), html_escape(moment_words(*d.first, d.game)), differences, unfollowable,
-      html_escape(outcome), d.added.size(), d.removed.size());
+      k, d.game.id, xml_escape(d.game.title), xml_escape(moment_words(*d.first, d.game)), differences, unfollowable,
+      xml_escape(outcome), d.added.size(), d.removed.size());
 }
 
 }  // namespace warlog::replay

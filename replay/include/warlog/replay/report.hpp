@@ -4,6 +4,7 @@
 // the viewer.
 
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -15,6 +16,11 @@ namespace warlog::replay {
 // lines (where, rule id and severity/basis; the message; the citation).
 // Deterministic: the golden audits of the samples are this text.
 [[nodiscard]] std::string audit_text(const GameAudit& audit);
+
+// Text escaped for XML and XHTML (JUnit, the rule-diff and dispute pages):
+// the five entities, and the control characters XML 1.0 forbids even
+// escaped as '?'.
+[[nodiscard]] std::string xml_escape(std::string_view s);
 
 // One finding as audit_text prints it: where, rule, severity and basis; the
 // message; the citation (three lines, each ending in a newline). `seats`

@@ -87,8 +87,6 @@ class DiffSummary {
 
 // One changed game as a row of the HTML page's table of games.
 [[nodiscard]] std::string diff_html_row(const GameDiff& d);
-// Escapes text for HTML and XML content and attributes.
-[[nodiscard]] std::string html_escape(std::string_view s);
 
 // Cuts text to at most `columns` code points (UTF-8), ending "..." when cut.
 [[nodiscard]] std::string fit(std::string_view text, std::size_t columns);
