@@ -174,6 +174,8 @@ CLI::App* add_record(CLI::App& app, RecordArgs& a) {
       ->check(CLI::IsMember({"text", "jsonl"}));
   rec->add_option("--catalog", a.catalog, "Card catalog CSV for a header without a [Catalog] tag");
   rec->add_option("--ruleset", a.ruleset, "Ruleset TOML for a header without a [Ruleset] tag");
+  rec->add_option("--sign-as", a.sign_as,
+                  "Sign every backup recorded with this key file (warlog keygen's; the judge's), checked by verify");
   rec->footer(
       "Each line is one action or marker of the notation (docs/notation.md), parsed in the game's context (turn,\n"
       "phase, acting seat, board). It is acknowledged, \"seq 57 recorded\", only once its commit is on disk; the\n"
@@ -185,6 +187,8 @@ CLI::App* add_record(CLI::App& app, RecordArgs& a) {
       "Corrections are lines too, recorded as events, never edits (docs/recording.md):\n"
       "  void SEQ \"reason\" by \"WHO\"        a scorekeeper's slip: the event is skipped, kept, struck through\n"
       "  backup SEQ \"reason\" by \"JUDGE\"    a judge's backup to just before SEQ; says first what it crosses\n"
+      "With --sign-as KEYFILE each backup carries the judge's signature over the history it backs up; verify\n"
+      "names the signer against your keyring and says INVALID for one that does not hold.\n"
       "After a GameEnded only a backup or a void of the GameEnded is still taken.\n"
       "Commands that record nothing: board, hand 1, hand 2, state, findings, help.\n"
       "At a terminal: line editing, history (arrows) and Tab completion of verbs, the acting seat's hand, occupied\n"
@@ -211,6 +215,15 @@ int run_record(const RecordArgs& a) {
   if (!archive) {
     error_line(archive.error());
     return kExitError;
+  }
+  std::optional<store::KeyPair> key;
+  if (!a.sign_as.empty()) {
+    auto k = store::read_key_file(a.sign_as);
+    if (!k) {
+      error_line(k.error());
+      return kExitError;
+    }
+    key = *k;
   }
   std::optional<Recorder> recorder;
   if (!a.header.empty()) {
@@ -240,6 +253,7 @@ int run_record(const RecordArgs& a) {
     }
     recorder.emplace(std::move(*r));
   }
+  if (key) recorder->sign_backups_with(*key);
   const bool terminal = ::isatty(STDIN_FILENO) == 1 && ::isatty(STDOUT_FILENO) == 1;
   if (terminal && a.format == "text") return terminal_session(*recorder, a.strict);
   // From a pipe too, a new game's number comes first, to go on with it later

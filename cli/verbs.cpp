@@ -13,6 +13,7 @@
 #include "warlog/core/finding.hpp"
 #include "warlog/core/notation.hpp"
 #include "warlog/replay/replay.hpp"
+#include "warlog/replay/backup_signature.hpp"
 #include "warlog/replay/export.hpp"
 #include "warlog/replay/report.hpp"
 #include "warlog/replay/rule_diff.hpp"
@@ -182,6 +183,20 @@ int run_verify(const Options& o) {
     auto report = trust_report(archive, id, ring, v->ok);
     if (!report && !v->ok) return;  // the damage named above stops it too
     if (!report) return put_error(box, report.error());
+    // A judge's signed backups, checked as signed rulings are.
+    // A broken chain is named above and cannot be read through.
+    auto backups = v->ok ? replay::check_backup_signatures(archive, id)
+                         : Expected<std::vector<replay::BackupSignatureCheck>>(std::vector<replay::BackupSignatureCheck>{});
+    if (!backups) return put_error(box, backups.error());
+    for (const auto& b : *backups) {
+      const replay::TrustedKey* k = ring.find(b.key_id);
+      report->trust.notes.push_back(fmt::format(
+          "- the backup at seq {} signed {}, as '{}': {}", b.seq,
+          k != nullptr ? fmt::format("by trusted '{}' (key {})", k->name, store::key_id_hex(b.key_id))
+                       : fmt::format("by an unknown key {}", store::key_id_hex(b.key_id)),
+          b.by, b.detail));
+      report->trust.bad_ruling = report->trust.bad_ruling || !b.valid;
+    }
     say(fmt::format("  {}\n", report->line));
     for (const auto& note : report->trust.notes) say(fmt::format("  {}\n", note));
     j["trust"] = trust_json(*report);

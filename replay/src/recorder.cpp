@@ -16,7 +16,9 @@
 #include "sources.hpp"
 #include "warlog/core/corrections.hpp"
 #include "warlog/core/text_file.hpp"
+#include "warlog/replay/backup_signature.hpp"
 #include "warlog/replay/corrections.hpp"
+#include "warlog/store/reader.hpp"
 #include "warlog/store/store.hpp"
 
 namespace warlog::replay {
@@ -264,6 +266,18 @@ Expected<LineOutcome> Recorder::enter(std::string_view line, Violations violatio
     return out;
   }
 
+  // A judge's backup is signed over the history it backs up, as it will be stored.
+  if (m.backup_key) {
+    for (std::size_t i = 0; i < parsed.events.size(); ++i) {
+      core::Event& ev = parsed.events[i];
+      if (!std::holds_alternative<core::BackupTo>(ev.payload)) continue;
+      auto reader = m.archive->store().reader();
+      if (!reader) return tl::unexpected(reader.error());
+      auto head = reader->head_at(m.game, ev.seq);
+      if (!head) return tl::unexpected(head.error());
+      sign_backup(ev, *head, *m.backup_key);
+    }
+  }
   auto appended = m.archive->store().append(m.game, m.session.next_seq(), parsed.events, store::Durability::Sync);
   if (!appended && appended.error().code == ErrorCode::Conflict) {
     // Another recorder got there first: learn what it recorded; this line
@@ -291,6 +305,8 @@ Expected<LineOutcome> Recorder::enter(std::string_view line, Violations violatio
   out.events = std::move(parsed.events);
   return out;
 }
+
+void Recorder::sign_backups_with(const store::KeyPair& key) { impl_->backup_key = key; }
 
 core::GameId Recorder::game() const noexcept { return impl_->game; }
 core::Seq Recorder::next_seq() const noexcept { return impl_->session.next_seq(); }

@@ -30,6 +30,7 @@ struct Recorder::Impl {
   // game (O(events)), done once by preview() and kept by commit().
   std::vector<core::Event> events{};
   bool corrected = false;
+  std::optional<store::KeyPair> backup_key{};  // sign_backups_with
 
   // What the game would be with `more` appended, the kept state untouched
   // (a held or conflicting line must leave it as it was). Once `more` is

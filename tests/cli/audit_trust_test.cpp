@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <fstream>
 #include <sstream>
 
 #include "cli/cli_run.hpp"
@@ -156,6 +157,25 @@ TEST_F(AuditTrust, ExportSaysWhoAttestsItOnStderrForEveryFormat) {
   }
 }
 
+// A judge's backup signed with `record --sign-as` is checked by verify as a
+// signed ruling is, the judge named by the keyring.
+TEST_F(AuditTrust, R084ABackupSignedAtTheRecorderIsCheckedByVerify) {
+  trust();
+  const std::string lines = (dir_.path() / "lines.txt").string();
+  std::ofstream(lines) << "backup 20 \"appeal\" by \"J. Ruiz\"\n";
+  auto rec = run_warlog("record --store " + dir_.store() + " --game 1 --sign-as " + key_ + " < " + lines);
+  ASSERT_EQ(rec.code, 0) << rec.err;
+  EXPECT_THAT(rec.out, HasSubstr("seq 38 recorded"));
+  auto v = run_warlog("verify " + store_);
+  EXPECT_EQ(v.code, 0) << v.out << v.err;
+  EXPECT_THAT(v.out, HasSubstr("- the backup at seq 38 signed by trusted 'Head Judge' (key " + key_id_ +
+                               "), as 'J. Ruiz': valid"));
+  auto json = run_warlog("verify " + store_ + " --format json");
+  EXPECT_THAT(json.out, HasSubstr("the backup at seq 38 signed by trusted"));
+  auto bad = run_warlog("record --store " + dir_.store() + " --game 1 --sign-as /nonexistent.key < " + lines);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(testing::count_lines(bad.err), 1u);
+}
 
 }  // namespace
 }  // namespace warlog

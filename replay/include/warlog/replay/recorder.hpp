@@ -23,6 +23,7 @@
 #include "warlog/core/notation.hpp"
 #include "warlog/core/notation_session.hpp"
 #include "warlog/replay/replay.hpp"
+#include "warlog/store/signature.hpp"
 
 namespace warlog::replay {
 
@@ -114,6 +115,10 @@ class Recorder {
   // move/fire/combat and the other verbs that name a Troop; the catalog's
   // cards in any other quoted place.
   [[nodiscard]] Completion complete(std::string_view line) const;
+
+  // From now on every backup line is signed with `key` as it is recorded
+  // (backup_signature.hpp): the judge at the recorder signs their backups.
+  void sign_backups_with(const store::KeyPair& key);
 
   // --- Facts ---------------------------------------------------------------
   [[nodiscard]] core::GameId game() const noexcept;
