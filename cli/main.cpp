@@ -146,15 +146,17 @@ int main(int argc, char** argv) {
                  "  valid signature by an unknown key ID | stale: N events since | INVALID: why\n"
                  "  unsigned: consistent, nobody attests it\n"
                  "and VANISHED for a state the keyring saw signed by a trusted key that is no longer in the game.\n"
+                 "Each backup a judge signed at the recorder (warlog record --sign-as) is checked the same way.\n"
                  "A consistent store is not an attested one: without a trusted signature, whoever can write the\n"
                  "store could have rewritten it whole (docs/reliability.md).\n"
                  "--snapshots: one line per cached snapshot that is not simply right (and a count of those that\n"
                  "are): a state that DIFFERS from the fold, or one that is unusable (a failed MAC, undecodable),\n"
                  "is removed, and the line says so; stale ones and other rulesets' are left.\n"
                  "Exit 0 when every chain is intact and no signature fails; 1 when a chain is broken (a game record\n"
-                 "that does not decode is broken at seq 0), a signature or a signed ruling is INVALID, a signed\n"
-                 "state vanished, a snapshot differed from the fold, or (--require-signed) a game lacks a current\n"
-                 "trusted signature; 2 on error (one line per game that cannot be checked; the others go on).");
+                 "that does not decode is broken at seq 0), a signature, a signed ruling or a signed backup is\n"
+                 "INVALID, a signed state vanished, a snapshot differed from the fold, or (--require-signed) a game\n"
+                 "lacks a current trusted signature; 2 on error (one line per game that cannot be checked; the\n"
+                 "others go on).");
 
   CLI::App* list = app.add_subcommand("list", "List the games in the store");
   add_store(list);
