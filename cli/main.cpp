@@ -71,16 +71,26 @@ int main(int argc, char** argv) {
   audit->add_option("--shard", opts.shard, "Only games whose id % N == K, as K/N: one machine's share");
   audit->add_flag("--times", opts.times,
                   "Also show the recorded time of each turn and phase part (for slow-play claims); JSON: \"times\"");
+  audit->add_option("--keyring", opts.keyring, "Keyring of trusted keys (default: $WARLOG_KEYRING, else "
+                                               "~/.config/warlog/keyring; see warlog trust)");
+  audit->add_flag("--require-signed", opts.require_signed,
+                  "Exit 1 for any game not signed as it stands by a trusted key (as verify)");
   audit->footer("Each finding names its rule, severity and basis: written (a rules document), assumed (a page not\n"
                 "published yet) or warlog (the log's own consistency, docs/warlog-rules.md); `warlog rules ID` says more.\n"
                 "--severity and --rule choose the findings reported, counted and exited on; --quiet leaves out\n"
                 "games with none. json: one object (schema, games, summary); jsonl: a line per game as it is\n"
                 "audited, then a summary line (docs/schema/audit.schema.json).\n"
-                "Exit 0 when no game has a violation, 1 when any has, 2 on error. A game that cannot be\n"
-                "audited (its record or events damaged, or written by a newer warlog) is one line on stderr\n"
-                "and exit 2; the other games are still audited and reported.\n"
+                "Exit 0 when no game has a violation, 1 when any has (or its trust fails, below), 2 on error.\n"
+                "A game that cannot be audited (its record or events damaged, or written by a newer warlog) is\n"
+                "one line on stderr and exit 2; the other games are still audited and reported.\n"
                 "Corrections (void, backup: docs/warlog-rules.md) are notes; the events they strike are listed\n"
                 "after the findings as ~~Event~~ with who struck them and why, and their findings are notes.\n"
+                "Each game's second line says who attests what was folded, against your keyring, in verify's words:\n"
+                "  trust: valid, signed by trusted 'NAME' (key ID) | valid signature by an unknown key ID\n"
+                "  trust: stale: N events since | INVALID: why | unsigned: consistent, nobody attests it\n"
+                "(JSON: \"trust\"; JUnit: <system-out>); the summary counts the games a trusted key signed as they\n"
+                "stand. A signature that fails (INVALID, a signed state VANISHED, a signed ruling that does not\n"
+                "hold) or, with --require-signed, a game without a current trusted signature also exits 1.\n"
                 "A progress line with rate and ETA is shown when stderr is a terminal.");
 
   CLI::App* diff = app.add_subcommand("rule-diff", "Re-audit games under a changed ruleset or card list: what changes");
@@ -136,15 +146,17 @@ int main(int argc, char** argv) {
                  "  valid signature by an unknown key ID | stale: N events since | INVALID: why\n"
                  "  unsigned: consistent, nobody attests it\n"
                  "and VANISHED for a state the keyring saw signed by a trusted key that is no longer in the game.\n"
+                 "Each backup a judge signed at the recorder (warlog record --sign-as) is checked the same way.\n"
                  "A consistent store is not an attested one: without a trusted signature, whoever can write the\n"
                  "store could have rewritten it whole (docs/reliability.md).\n"
                  "--snapshots: one line per cached snapshot that is not simply right (and a count of those that\n"
                  "are): a state that DIFFERS from the fold, or one that is unusable (a failed MAC, undecodable),\n"
                  "is removed, and the line says so; stale ones and other rulesets' are left.\n"
                  "Exit 0 when every chain is intact and no signature fails; 1 when a chain is broken (a game record\n"
-                 "that does not decode is broken at seq 0), a signature or a signed ruling is INVALID, a signed\n"
-                 "state vanished, a snapshot differed from the fold, or (--require-signed) a game lacks a current\n"
-                 "trusted signature; 2 on error (one line per game that cannot be checked; the others go on).");
+                 "that does not decode is broken at seq 0), a signature, a signed ruling or a signed backup is\n"
+                 "INVALID, a signed state vanished, a snapshot differed from the fold, or (--require-signed) a game\n"
+                 "lacks a current trusted signature; 2 on error (one line per game that cannot be checked; the\n"
+                 "others go on).");
 
   CLI::App* list = app.add_subcommand("list", "List the games in the store");
   add_store(list);
@@ -159,13 +171,21 @@ int main(int argc, char** argv) {
   exp->add_option("game", opts.game, "Game id")->required();
   exp->add_option("--format", opts.format, "notation (default), json (JSON Lines), capnp or capnp-binary")
       ->check(CLI::IsMember({"text", "notation", "json", "capnp", "capnp-binary"}));
+  exp->add_option("--keyring", opts.keyring, "Keyring of trusted keys (default: $WARLOG_KEYRING, else "
+                                             "~/.config/warlog/keyring; see warlog trust)");
   exp->footer("notation imports again into another store (its [Catalog]/[Ruleset] tags hold the recorded\n"
               "content hashes, which that store must hold, or give --catalog/--ruleset files).\n"
               "json: one event per line, every field. capnp: the stored canonical messages, packed;\n"
               "  capnp convert packed:text events/schema/warlog.capnp Event < OUT\n"
               "capnp-binary: the same unpacked (a segment table, then the canonical bytes the chain covers),\n"
               "  for capnp convert binary:text.\n"
-              "Exit 0 on success, 2 on error (no such game, or one that cannot be read).");
+              "Who attests what was exported goes to stderr, one line in verify's words (\"game 1: trust: valid,\n"
+              "signed by trusted 'Head Judge' (key ID) ...\", \"... unsigned: consistent, nobody attests it\"), so\n"
+              "stdout is only the game.\n"
+              "notation is read back as import would read it; one that would not give the very events stored\n"
+              "(a re-import would be another game, with another chain head) says what differs, on stderr.\n"
+              "Exit 0 on success, 1 when the notation does not carry the game exactly (it is still printed),\n"
+              "2 on error (no such game, or one that cannot be read).");
 
   CLI::App* rules = app.add_subcommand("rules", "List every rule: id, citation, severity, basis, ruleset option");
   rules->add_option("ids", opts.rule_ids, "Show only these rules (a renamed rule's old id names it too)");

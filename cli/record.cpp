@@ -31,19 +31,6 @@ using replay::LineOutcome;
 using replay::LineStatus;
 using replay::Recorder;
 
-std::string findings_text(const Recorder& r, const std::vector<replay::LocatedFinding>& findings) {
-  std::string out;
-  for (const auto& f : findings) out += replay::finding_text(f, r.seats());
-  return out;
-}
-
-// What a backup crosses, one indented line each.
-std::string crossing_text(const LineOutcome& o) {
-  std::string out;
-  for (const std::string& l : o.crossing) out += "  " + l + "\n";
-  return out;
-}
-
 // One JSON object per input line (docs/schema/record-line.schema.json).
 std::string outcome_json(const Recorder& r, std::uint64_t line_no, const LineOutcome& o) {
   nlohmann::json j{{"line", line_no}, {"game", r.game()}, {"status", replay::to_string(o.status)}};
@@ -56,6 +43,7 @@ std::string outcome_json(const Recorder& r, std::uint64_t line_no, const LineOut
   for (const auto& f : o.findings) findings.push_back(replay::finding_json(f));
   j["findings"] = findings;
   if (!o.crossing.empty()) j["crossing"] = o.crossing;
+  if (!o.no_effect.empty()) j["no_effect"] = o.no_effect;
   if (o.status == LineStatus::Conflict || o.status == LineStatus::NeedsConfirm) {
     nlohmann::json events = nlohmann::json::array();
     for (const auto& ev : o.events) events.push_back(replay::event_json(ev));
@@ -136,7 +124,7 @@ int terminal_session(Recorder& r, bool strict) {
     // At a terminal a judge's backup always says what it crosses and asks.
     auto o = r.enter(line, strict ? replay::Violations::Hold : replay::Violations::HoldBackup);
     if (o && o->status == LineStatus::NeedsConfirm) {
-      put(crossing_text(*o) + findings_text(r, o->findings));
+      put(replay::held_text(r, *o));
       const char* question = o->crossing.empty() ? "this line breaks a rule: record it anyway? [y/N] "
                                                  : "record this backup? [y/N] ";
       if (!ask_yes(question)) {
@@ -186,6 +174,8 @@ CLI::App* add_record(CLI::App& app, RecordArgs& a) {
       ->check(CLI::IsMember({"text", "jsonl"}));
   rec->add_option("--catalog", a.catalog, "Card catalog CSV for a header without a [Catalog] tag");
   rec->add_option("--ruleset", a.ruleset, "Ruleset TOML for a header without a [Ruleset] tag");
+  rec->add_option("--sign-as", a.sign_as,
+                  "Sign every backup recorded with this key file (warlog keygen's; the judge's), checked by verify");
   rec->footer(
       "Each line is one action or marker of the notation (docs/notation.md), parsed in the game's context (turn,\n"
       "phase, acting seat, board). It is acknowledged, \"seq 57 recorded\", only once its commit is on disk; the\n"
@@ -197,6 +187,8 @@ CLI::App* add_record(CLI::App& app, RecordArgs& a) {
       "Corrections are lines too, recorded as events, never edits (docs/recording.md):\n"
       "  void SEQ \"reason\" by \"WHO\"        a scorekeeper's slip: the event is skipped, kept, struck through\n"
       "  backup SEQ \"reason\" by \"JUDGE\"    a judge's backup to just before SEQ; says first what it crosses\n"
+      "With --sign-as KEYFILE each backup carries the judge's signature over the history it backs up; verify\n"
+      "names the signer against your keyring and says INVALID for one that does not hold.\n"
       "After a GameEnded only a backup or a void of the GameEnded is still taken.\n"
       "Commands that record nothing: board, hand 1, hand 2, state, findings, help.\n"
       "At a terminal: line editing, history (arrows) and Tab completion of verbs, the acting seat's hand, occupied\n"
@@ -224,6 +216,15 @@ int run_record(const RecordArgs& a) {
     error_line(archive.error());
     return kExitError;
   }
+  std::optional<store::KeyPair> key;
+  if (!a.sign_as.empty()) {
+    auto k = store::read_key_file(a.sign_as);
+    if (!k) {
+      error_line(k.error());
+      return kExitError;
+    }
+    key = *k;
+  }
   std::optional<Recorder> recorder;
   if (!a.header.empty()) {
     replay::ImportOptions io;
@@ -231,12 +232,15 @@ int run_record(const RecordArgs& a) {
     if (!a.ruleset.empty()) io.ruleset_path = a.ruleset;
     auto r = Recorder::create(*archive, a.header, io);
     if (!r) {
-      for (const auto& e : r.error().notation_errors) fmt::print(stderr, "{}\n", e.to_string());
-      if (r.error().notation_errors.empty()) {
-        fmt::print(stderr, "warlog: {}: {}\n", a.header, r.error().error.message);
-      } else {
-        fmt::print(stderr, "warlog: {}: {} error{} in the header, nothing recorded\n", a.header,
-                   r.error().notation_errors.size(), r.error().notation_errors.size() == 1 ? "" : "s");
+      // Every error at once: the header's own, then what it names (a missing
+      // [Catalog] or [Ruleset]) when that failed too.
+      const auto& errors = r.error().notation_errors;
+      for (const auto& e : errors) fmt::print(stderr, "{}\n", e.to_string());
+      const bool sources_failed = r.error().error.message != "notation errors";
+      if (sources_failed) fmt::print(stderr, "warlog: {}: {}\n", a.header, r.error().error.message);
+      if (!errors.empty()) {
+        const std::size_t n = errors.size() + (sources_failed ? 1 : 0);
+        fmt::print(stderr, "warlog: {}: {} error{} in the header, nothing recorded\n", a.header, n, n == 1 ? "" : "s");
       }
       return kExitError;
     }
@@ -249,6 +253,7 @@ int run_record(const RecordArgs& a) {
     }
     recorder.emplace(std::move(*r));
   }
+  if (key) recorder->sign_backups_with(*key);
   const bool terminal = ::isatty(STDIN_FILENO) == 1 && ::isatty(STDOUT_FILENO) == 1;
   if (terminal && a.format == "text") return terminal_session(*recorder, a.strict);
   // From a pipe too, a new game's number comes first, to go on with it later

@@ -11,12 +11,13 @@
 namespace warlog::cli {
 
 std::string junit_case(const std::string& name, const std::string& failure_type, const std::string& failure_message,
-                       const std::string& body) {
+                       const std::string& body, const std::string& system_out) {
   std::string out = fmt::format("    <testcase classname=\"warlog\" name=\"{}\">\n", replay::xml_escape(name));
   if (!failure_type.empty()) {
     out += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n", replay::xml_escape(failure_type),
                        replay::xml_escape(failure_message), replay::xml_escape(body));
   }
+  if (!system_out.empty()) out += fmt::format("      <system-out>{}</system-out>\n", replay::xml_escape(system_out));
   return out + "    </testcase>\n";
 }
 

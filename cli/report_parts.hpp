@@ -13,8 +13,9 @@
 
 namespace warlog::cli {
 
+// `system_out`, when given, is the case's <system-out> (audit: who attests the game).
 std::string junit_case(const std::string& name, const std::string& failure_type, const std::string& failure_message,
-                       const std::string& body);
+                       const std::string& body, const std::string& system_out = {});
 std::string junit_suite(const std::string& name, std::size_t tests, std::size_t failures, std::size_t errors,
                         const std::string& cases);
 // junit_suite in two halves, with the cases printed in between (from a Spool).

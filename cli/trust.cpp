@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "common.hpp"
 #include "verbs.hpp"
@@ -30,6 +31,36 @@ Expected<replay::Keyring> open_keyring(const std::string& flag, const std::strin
   const std::string store = store_flag.empty() ? replay::default_store_path() : store_flag;
   if (auto ok = replay::check_keyring_outside(*path, store); !ok) return tl::unexpected(ok.error());
   return replay::Keyring::load(*path);
+}
+
+Expected<TrustReport> trust_report(const replay::Archive& archive, core::GameId id, const replay::Keyring& keyring,
+                                   bool chain_ok) {
+  auto trust = replay::assess_game(archive, id, keyring);
+  if (!trust) return tl::unexpected(trust.error());
+  TrustReport r{std::move(*trust), {}};
+  // "consistent" is the chain's word: for a broken game nobody attests, the
+  // trust line must not contradict the BROKEN line verify prints above it.
+  const bool broken_unsigned = !chain_ok && r.trust.verdict == replay::GameTrust::Verdict::Unsigned;
+  r.line = broken_unsigned ? std::string("unsigned: nobody attests it") : r.trust.line;
+  return r;
+}
+
+std::string_view verdict_name(replay::GameTrust::Verdict v) noexcept {
+  switch (v) {
+    case replay::GameTrust::Verdict::Trusted: return "trusted";
+    case replay::GameTrust::Verdict::Unknown: return "unknown";
+    case replay::GameTrust::Verdict::Stale: return "stale";
+    case replay::GameTrust::Verdict::Invalid: return "invalid";
+    case replay::GameTrust::Verdict::Unsigned: return "unsigned";
+  }
+  return "?";
+}
+
+nlohmann::json trust_json(const TrustReport& r) {
+  return {{"verdict", verdict_name(r.trust.verdict)},
+          {"failed", r.trust.failed()},
+          {"line", r.line},
+          {"notes", r.trust.notes}};
 }
 
 CLI::App* add_trust(CLI::App& app, TrustArgs& a) {

@@ -2,6 +2,9 @@
 // warlog trust add|list|remove (cli/trust.cpp), and the keyring verify reads.
 
 #include <string>
+#include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "warlog/replay/keyring.hpp"
 
@@ -28,5 +31,29 @@ int run_trust(const TrustArgs& a);
 // default path (no HOME) is an empty keyring rather than an error.
 [[nodiscard]] Expected<replay::Keyring> open_keyring(const std::string& flag, const std::string& store_flag,
                                                      bool for_trust);
+
+// --- Who attests a game, as every reading verb says it -------------------------------
+// verify, audit and export give the same verdict (replay::assess_game) in the
+// same words. `chain_ok` is false for a game whose chain is broken: then an
+// unsigned game is not called "consistent".
+struct TrustReport {
+  replay::GameTrust trust;
+  std::string line;  // the one line: "valid, signed by trusted 'Head Judge' (key ...)", "unsigned: ..."
+  // --require-signed refuses it: no current valid signature by a trusted key.
+  [[nodiscard]] bool unsigned_refused(bool require_signed) const noexcept {
+    return require_signed && trust.verdict != replay::GameTrust::Verdict::Trusted;
+  }
+  // What verify and audit exit 1 for: a signature or signed ruling that does
+  // not hold, a signed state vanished, or (--require-signed) no trusted signature.
+  [[nodiscard]] bool refused(bool require_signed) const noexcept {
+    return trust.failed() || unsigned_refused(require_signed);
+  }
+};
+[[nodiscard]] Expected<TrustReport> trust_report(const replay::Archive& archive, core::GameId id,
+                                                 const replay::Keyring& keyring, bool chain_ok = true);
+// "trusted", "unknown", "stale", "invalid", "unsigned".
+[[nodiscard]] std::string_view verdict_name(replay::GameTrust::Verdict v) noexcept;
+// {verdict, failed, line, notes}: docs/schema/common.schema.json#/$defs/trust.
+[[nodiscard]] nlohmann::json trust_json(const TrustReport& r);
 
 }  // namespace warlog::cli

@@ -13,6 +13,7 @@
 #include "warlog/core/finding.hpp"
 #include "warlog/core/notation.hpp"
 #include "warlog/replay/replay.hpp"
+#include "warlog/replay/backup_signature.hpp"
 #include "warlog/replay/export.hpp"
 #include "warlog/replay/report.hpp"
 #include "warlog/replay/rule_diff.hpp"
@@ -127,17 +128,6 @@ std::optional<replay::SignedState> state_of(const std::string& text) {
   return st;
 }
 
-std::string_view verdict_name(replay::GameTrust::Verdict v) {
-  switch (v) {
-    case replay::GameTrust::Verdict::Trusted: return "trusted";
-    case replay::GameTrust::Verdict::Unknown: return "unknown";
-    case replay::GameTrust::Verdict::Stale: return "stale";
-    case replay::GameTrust::Verdict::Invalid: return "invalid";
-    case replay::GameTrust::Verdict::Unsigned: return "unsigned";
-  }
-  return "?";
-}
-
 }  // namespace
 
 int run_verify(const Options& o) {
@@ -190,25 +180,33 @@ int run_verify(const Options& o) {
     }
     // Who attests it, against the keyring (replay/keyring.hpp), then every
     // signature and signed ruling, and any signed state that has vanished.
-    auto trust = replay::assess_game(archive, id, ring);
-    if (!trust && !v->ok) return;  // the damage named above stops it too
-    if (!trust) return put_error(box, trust.error());
-    // "consistent" is the chain's word: for a broken game nobody attests, the
-    // trust line must not contradict the BROKEN line above it.
-    const bool broken_unsigned = !v->ok && trust->verdict == replay::GameTrust::Verdict::Unsigned;
-    const std::string line = broken_unsigned ? std::string("unsigned: nobody attests it") : trust->line;
-    say(fmt::format("  {}\n", line));
-    for (const auto& note : trust->notes) say(fmt::format("  {}\n", note));
-    j["trust"] = {{"verdict", verdict_name(trust->verdict)},
-                  {"failed", trust->failed()},
-                  {"line", line},
-                  {"notes", trust->notes}};
-    if (trust->failed()) put_exit(box, kExitViolations);
-    if (require_signed && trust->verdict != replay::GameTrust::Verdict::Trusted) {
+    auto report = trust_report(archive, id, ring, v->ok);
+    if (!report && !v->ok) return;  // the damage named above stops it too
+    if (!report) return put_error(box, report.error());
+    // A judge's signed backups, checked as signed rulings are.
+    // A broken chain is named above and cannot be read through.
+    auto backups = v->ok ? replay::check_backup_signatures(archive, id)
+                         : Expected<std::vector<replay::BackupSignatureCheck>>(std::vector<replay::BackupSignatureCheck>{});
+    if (!backups) return put_error(box, backups.error());
+    for (const auto& b : *backups) {
+      const replay::TrustedKey* k = ring.find(b.key_id);
+      report->trust.notes.push_back(fmt::format(
+          "- the backup at seq {} signed {}, as '{}': {}", b.seq,
+          k != nullptr ? fmt::format("by trusted '{}' (key {})", k->name, store::key_id_hex(b.key_id))
+                       : fmt::format("by an unknown key {}", store::key_id_hex(b.key_id)),
+          b.by, b.detail));
+      report->trust.bad_ruling = report->trust.bad_ruling || !b.valid;
+    }
+    say(fmt::format("  {}\n", report->line));
+    for (const auto& note : report->trust.notes) say(fmt::format("  {}\n", note));
+    j["trust"] = trust_json(*report);
+    if (report->trust.failed()) put_exit(box, kExitViolations);
+    if (report->unsigned_refused(require_signed)) {
       say("  not signed as it stands by a trusted key (--require-signed)\n");
       j["unsigned_refused"] = true;
       put_exit(box, kExitViolations);
     }
+    const auto* trust = &report->trust;
     for (const auto& state : trust->to_remember) box.put(kPiece, state_text(state));
     if (snapshots) verify_snapshots(archive, id, box);
   };
@@ -357,11 +355,26 @@ int run_export(const Options& o) {
     error_line(Error{ErrorCode::InvalidArgument, "not writing Cap'n Proto bytes to a terminal; redirect to a file"});
     return kExitError;
   }
+  auto keyring = open_keyring(o.keyring, o.store, false);
+  if (!keyring) {
+    error_line(keyring.error());
+    return kExitError;
+  }
   VerbJob job;
   job.select = [game = o.game](const Archive&) -> Expected<std::vector<core::GameId>> {
     return std::vector<core::GameId>{game};
   };
-  job.run = [format = o.format](const Archive& archive, core::GameId id, replay::Outbox& box) {
+  // Who attests what was exported, on stderr (stdout is the game): once the
+  // game was read through its chain check, in verify's words (trust.hpp).
+  auto attest = [&ring = *keyring](const Archive& archive, core::GameId id, replay::Outbox& box) {
+    auto report = trust_report(archive, id, ring);
+    if (!report) return put_error(box, report.error());
+    box.put(kStderr, fmt::format("game {}: trust: {}\n", id, report->line));
+    if (report->trust.failed()) {
+      for (const auto& note : report->trust.notes) box.put(kStderr, fmt::format("  {}\n", note));
+    }
+  };
+  job.run = [format = o.format, attest](const Archive& archive, core::GameId id, replay::Outbox& box) {
     if (format == "json" || format == "capnp" || format == "capnp-binary") {
       const auto f = format == "json"    ? replay::ExportFormat::JsonLines
                      : format == "capnp" ? replay::ExportFormat::CapnpPacked
@@ -372,12 +385,26 @@ int run_export(const Options& o) {
         std::ostream out(&buf);
         stats = replay::export_game(archive, id, f, out);
       }
-      if (!stats) put_error(box, stats.error());
-      return;
+      if (!stats) return put_error(box, stats.error());
+      return attest(archive, id, box);
     }
-    auto events = archive.events(id);
-    if (!events) return put_error(box, events.error());
-    put_stdout(box, core::export_notation(*events));
+    // Read back as import would read it: a notation that does not carry the
+    // game exactly says so (exit 1), rather than let a re-import be another game.
+    auto exported = replay::export_notation_checked(archive, id);
+    if (!exported) return put_error(box, exported.error());
+    put_stdout(box, exported->text);
+    attest(archive, id, box);
+    if (exported->unchecked) {
+      put_error(box, Error{exported->unchecked->code,
+                           fmt::format("game {}: exported, but not read back to check it: {}", id,
+                                       exported->unchecked->message)});
+    }
+    if (exported->differs) {
+      box.put(kStderr, fmt::format("warlog: game {}: the notation does not carry this game exactly, so a re-import "
+                                   "would be another game: {}; --format capnp keeps every byte\n",
+                                   id, *exported->differs));
+      put_exit(box, kExitViolations);
+    }
   };
   auto outcome = run_verb_job(o, std::move(job));
   return outcome ? outcome->code : kExitError;

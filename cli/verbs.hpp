@@ -93,6 +93,7 @@ struct RecordArgs {
   bool strict = false;
   std::string format = "text";
   std::string catalog, ruleset;
+  std::string sign_as;  // --sign-as KEYFILE: sign every backup with it
 };
 CLI::App* add_record(CLI::App& app, RecordArgs& r);
 int run_record(const RecordArgs& r);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "notation_parser.hpp"
+#include "warlog/core/corrections.hpp"
 
 namespace warlog::core::notation {
 
@@ -278,6 +279,22 @@ std::vector<std::string_view> every_word() {
 
 }  // namespace
 
+BodyContext context_after(std::span<const Event> events) {
+  const std::vector<Mark> marks = standings(events);
+  BodyContext ctx;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (i < marks.size() && marks[i].standing != Standing::Effective) continue;
+    const Event& ev = events[i];
+    if (std::holds_alternative<TurnStarted>(ev.payload)) {
+      ctx = BodyContext{true, ev.turn, Phase::Muster, kNoSeat};
+    } else if (std::holds_alternative<PhaseStarted>(ev.payload)) {
+      ctx.phase = ev.phase;
+      ctx.seat = ev.seat;
+    }
+  }
+  return ctx;
+}
+
 void Parser::emit(Payload payload, Seat seat, std::uint16_t turn, Phase phase, std::uint32_t line) {
   game.events.push_back(Event{0, game.events.size(), turn, phase, seat, std::move(payload), line_time});
   game.lines.push_back(line);
@@ -338,7 +355,13 @@ void Parser::body(Cursor& c) {
   }
   Payload payload = verb->parse(*this, c);
   end_of_line(c);
+  const bool correction = is_correction(payload);
   emit(std::move(payload), acting, ctx.turn, ctx.phase, line_no);
+  // As the recorder does: after a backup play goes on from before its
+  // target, after a void as if the voided marker had not been typed. Past
+  // kMaxCorrections every correction is refused and moves nothing: a file of
+  // a million voids costs no million recomputations.
+  if (correction && ++corrections <= kMaxCorrections) ctx = context_after(game.events);
 }
 
 }  // namespace warlog::core::notation

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "notation_lex.hpp"
+#include "notation_parser.hpp"
 #include "warlog/core/corrections.hpp"
 #include "warlog/core/notation.hpp"
 
@@ -45,6 +46,16 @@ std::string paid_list(const std::vector<PaidItem>& items) {
     if (!i.card.empty() || !i.space.valid()) out += quote(i.card);
   }
   return out;
+}
+
+std::string hex_of(std::string_view bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (const unsigned char ch : bytes) {
+    hex.push_back(kHex[ch >> 4]);
+    hex.push_back(kHex[ch & 0xF]);
+  }
+  return hex;
 }
 
 std::string with(std::string_view verb, const std::string& args) {
@@ -124,15 +135,7 @@ struct ActionText {
   std::string operator()(const BackupTo& p) const {
     std::string out = fmt::format("backup {} {}", p.target, quote(p.reason));
     if (!p.by.empty()) out += " by " + quote(p.by);
-    if (!p.signature.empty()) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      std::string hex;
-      for (const unsigned char ch : p.signature) {
-        hex.push_back(kHex[ch >> 4]);
-        hex.push_back(kHex[ch & 0xF]);
-      }
-      out += " signed " + quote(hex);
-    }
+    if (!p.signature.empty()) out += " signed " + quote(hex_of(p.signature));
     return out;
   }
   // Frame and setup payloads are printed by export_notation itself.
@@ -145,6 +148,9 @@ struct ActionText {
 void print_header(std::string& out, const GameCreated& g) {
   out += fmt::format("[Title {}]\n", quote(g.title));
   out += fmt::format("[Date {}]\n", quote(g.date));
+  // A game created live is known by its uuid (issue 14): dropping it would
+  // make the re-import another game.
+  if (!g.game_uuid.empty()) out += fmt::format("[GameUuid \"{}\"]\n", hex_of(g.game_uuid));
   if (!g.ruleset_hash.empty()) out += fmt::format("[Ruleset {}]\n", quote(g.ruleset_hash));
   if (!g.catalog_hash.empty()) out += fmt::format("[Catalog {}]\n", quote(g.catalog_hash));
   out += fmt::format("[Board \"{}x{}\"]\n", static_cast<int>(g.cols), static_cast<int>(g.rows));
@@ -185,14 +191,18 @@ std::string export_notation(const std::vector<Event>& events) {
     ++i;
   }
 
-  // Tags take no time: say so rather than drop a live game's header times silently.
-  for (std::size_t h = 0; h < i; ++h) {
-    if (events[h].recorded_at_ms != 0) {
-      out += fmt::format("# not expressible: the header's events were recorded at {} and on (tags take no time)\n",
-                         notation::format_stamp(events[h].recorded_at_ms,
-                                                std::holds_alternative<GameCreated>(events[0].payload)
-                                                    ? std::string_view(std::get<GameCreated>(events[0].payload).date)
-                                                    : std::string_view()));
+  // The header's events are committed together (warlog record, one time
+  // for all): [Recorded] gives it. Times that differ cannot be said by one
+  // tag: say so rather than drop them silently.
+  if (i > 0 && events[0].recorded_at_ms != 0) {
+    out += fmt::format("[Recorded \"{}\"]\n", notation::format_stamp(events[0].recorded_at_ms, {}).substr(1));
+  }
+  for (std::size_t h = 1; h < i; ++h) {
+    if (events[h].recorded_at_ms != events[0].recorded_at_ms) {
+      out += fmt::format("# not expressible: the header's events were recorded at different times ({} for seq {})\n",
+                         events[h].recorded_at_ms == 0 ? std::string("none")
+                                                       : notation::format_stamp(events[h].recorded_at_ms, {}),
+                         h);
       break;
     }
   }
@@ -224,6 +234,7 @@ std::string export_notation(const std::vector<Event>& events) {
   std::uint16_t turn = 0;
   Phase phase = Phase::Setup;
   Seat seat = kNoSeat;
+  std::size_t corrections = 0;
   for (; i < events.size(); ++i) {
     const Event& ev = events[i];
     const Payload& p = ev.payload;
@@ -261,6 +272,14 @@ std::string export_notation(const std::vector<Event>& events) {
     const std::string prefix = needs_prefix ? seat_ref(ev.seat) + ": " : "";
     out += table_wide ? "" : "  ";
     out += stamp(ev) + prefix + std::visit(ActionText{}, p) + struck(i) + "\n";
+    // The parser moves its context at a correction (notation_body.cpp): so
+    // does its mirror, or the next line would be read in another place.
+    if (is_correction(p) && ++corrections <= kMaxCorrections) {
+      const notation::BodyContext ctx = notation::context_after(std::span(events).first(i + 1));
+      turn = ctx.turn;
+      phase = ctx.phase;
+      seat = ctx.seat;
+    }
   }
   return out;
 }

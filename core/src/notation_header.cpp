@@ -13,9 +13,19 @@ namespace warlog::core::notation {
 
 namespace {
 
-const std::vector<std::string_view> kTagNames = {"Title",     "Date",  "Ruleset", "Catalog", "Board",
-                                                  "Seat1",     "Seat2", "Army1",   "Army2",   "Orders1",
-                                                  "Orders2",   "Territory"};
+const std::vector<std::string_view> kTagNames = {"Title",   "Date",    "Ruleset",   "Catalog", "Board",
+                                                  "Seat1",   "Seat2",   "Army1",     "Army2",   "Orders1",
+                                                  "Orders2", "Territory", "GameUuid", "Recorded"};
+constexpr std::string_view kTagList =
+    "a tag: Title, Date, Ruleset, Catalog, Board, Seat1, Seat2, Territory, Army1, Army2, Orders1, Orders2, GameUuid "
+    "or Recorded";
+
+int hex_digit(char ch) {
+  if (ch >= '0' && ch <= '9') return ch - '0';
+  if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+  if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+  return -1;
+}
 
 std::string lowercase(std::string_view s) {
   std::string out(s);
@@ -65,7 +75,8 @@ void Parser::tag(Cursor& c) {
     seat = static_cast<Seat>(n - 1);
   }
 
-  const bool single = key == "title" || key == "date" || key == "ruleset" || key == "catalog" || key == "board";
+  const bool single = key == "title" || key == "date" || key == "ruleset" || key == "catalog" || key == "board" ||
+                      key == "gameuuid" || key == "recorded";
   if (single) {
     if (std::find(single_tags_seen.begin(), single_tags_seen.end(), key) != single_tags_seen.end()) {
       fail(name, "each tag once", fmt::format("[{}] is already set above", name.text));
@@ -81,6 +92,28 @@ void Parser::tag(Cursor& c) {
     game.ruleset_ref = text(c, "a ruleset path or hash");
   } else if (key == "catalog") {
     game.catalog_ref = text(c, "a catalog path or hash");
+  } else if (key == "gameuuid") {
+    // A live game's identity (GameCreated.gameUuid), as export writes it.
+    const Token& t = c.peek();
+    bool ok = t.kind == Tok::String && !t.text.empty() && t.text.size() % 2 == 0 && t.text.size() <= 64;
+    std::string bytes;
+    for (std::size_t i = 0; ok && i < t.text.size(); i += 2) {
+      const int hi = hex_digit(t.text[i]), lo = hex_digit(t.text[i + 1]);
+      ok = hi >= 0 && lo >= 0;
+      bytes.push_back(static_cast<char>(hi << 4 | lo));
+    }
+    if (!ok) fail(t, "the game's uuid as quoted hex, as in \"3f9a...\" (whole bytes, at most 32)");
+    c.next();
+    created.game_uuid = std::move(bytes);
+  } else if (key == "recorded") {
+    // When the header's events were recorded (warlog record commits them at once).
+    const Token& t = c.peek();
+    if (t.kind != Tok::String) fail(t, "the time in double quotes, as in \"2026-03-14T16:04:31Z\"");
+    std::string why;
+    const auto ms = parse_stamp(t.text, created.date, why);
+    if (!ms || *ms <= 0) fail(t, why.empty() ? std::string("a UTC stamp such as 2026-03-14T16:04:31Z") : why);
+    c.next();
+    header_time = *ms;
   } else if (key == "board") {
     const Token& t = c.peek();
     if (t.kind != Tok::String) fail(t, "the board size in double quotes, as in \"5x4\"");
@@ -122,7 +155,7 @@ void Parser::tag(Cursor& c) {
     deck_tag(c, seat, base == "orders");
   } else {
     const std::string best = closest_word(name.text, kTagNames);
-    fail(name, "a tag: Title, Date, Ruleset, Catalog, Board, Seat1, Seat2, Territory, Army1, Army2, Orders1 or Orders2",
+    fail(name, std::string(kTagList),
          best.empty() ? std::string{} : fmt::format("did you mean [{}]?", best));
   }
   if (!c.accept(Tok::RBracket)) fail(c.peek(), "']' to close the tag");
@@ -209,11 +242,14 @@ void Parser::finish_header(const Token* first_body_token) {
   created.ruleset_hash = ruleset_hash;
   created.catalog_hash = catalog.hash();
   const std::uint32_t created_line = first_tag_line != 0 ? first_tag_line : at_line;
+  const std::int64_t body_time = line_time;
+  line_time = header_time;  // [Recorded], else none: tags take no time of their own
   emit(created, kNoSeat, 0, Phase::Setup, created_line);  // a copy: the body still reads the board
   for (Seat s = 0; s < kSeatCount; ++s) {
     const std::uint32_t line = army_line[s] != 0 ? army_line[s] : seat_line[s] != 0 ? seat_line[s] : created_line;
     emit(std::move(armies[s]), s, 0, Phase::Setup, line);
   }
+  line_time = body_time;
 }
 
 }  // namespace warlog::core::notation

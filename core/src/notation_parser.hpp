@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,6 +57,14 @@ struct BodyContext {
   Phase phase = Phase::Setup;
   Seat seat = kNoSeat;
 };
+
+// The context after `events` (a stream from seq 0) as the game stands: the
+// markers that still count, moved over in order, so a backup returns the
+// turn, phase and acting seat to before its target and a voided marker no
+// longer counts (docs/notation.md › Corrections, docs/rulings.md R-080). The
+// whole-file parser, export and the recorder all move the context with it
+// after a correction, so a line means the same wherever it is typed.
+[[nodiscard]] BodyContext context_after(std::span<const Event> events);
 
 struct Parser {
   Parser(std::string_view file, const Catalog& catalog, const std::string& ruleset_hash,
@@ -108,6 +117,7 @@ struct Parser {
   bool header_done = false;
   std::uint32_t first_tag_line = 0;
   GameCreated created;
+  std::int64_t header_time = 0;  // [Recorded]: the header's events' time, ms UTC; 0 = none
   bool have_board = false;
   std::vector<std::string> single_tags_seen;  // Title, Date, ... (lowercase)
   std::array<bool, kSeatCount> have_seat{};
@@ -121,6 +131,7 @@ struct Parser {
   std::vector<TerritoryAt> territory_spaces;  // checked against [Board] at the header's end
 
   BodyContext ctx;
+  std::size_t corrections = 0;  // Voided and BackupTo lines so far
 };
 
 }  // namespace warlog::core::notation

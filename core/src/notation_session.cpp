@@ -6,6 +6,7 @@
 
 #include "notation_lex.hpp"
 #include "notation_parser.hpp"
+#include "warlog/core/corrections.hpp"
 
 namespace warlog::core {
 
@@ -22,6 +23,8 @@ struct NotationSession::Impl {
   DeckLoader load_deck;
   notation::Parser parser;
   std::vector<Event> setup;
+  std::vector<Event> seen;  // every event observed, by seq: what a correction's context is computed from
+  std::size_t corrections = 0;
   Seq next_seq = 0;
   std::uint32_t next_line = 1;
 };
@@ -55,6 +58,7 @@ tl::expected<NotationSession, std::vector<NotationError>> NotationSession::from_
   impl->setup = std::move(p.game.events);
   p.game.events.clear();
   p.game.lines.clear();
+  impl->seen = impl->setup;
   impl->next_seq = impl->setup.size();
   return NotationSession(std::move(impl));
 }
@@ -104,6 +108,13 @@ LineResult NotationSession::feed(std::string_view line) {
 
 void NotationSession::observe(const Event& ev) {
   notation::Parser& p = impl_->parser;
+  if (ev.seq == impl_->seen.size()) impl_->seen.push_back(ev);
+  if (is_correction(ev.payload)) {
+    // As the whole-file parser moves it (notation_body.cpp), with the same bound.
+    if (++impl_->corrections <= kMaxCorrections) p.ctx = notation::context_after(impl_->seen);
+    impl_->next_seq = ev.seq + 1;
+    return;
+  }
   // The context moves exactly as the body parser moves it (notation_body.cpp).
   if (const auto* created = std::get_if<GameCreated>(&ev.payload)) {
     p.created = *created;

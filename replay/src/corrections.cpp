@@ -71,8 +71,13 @@ Expected<BackupCrossing> backup_crossing(std::span<const core::Event> events, co
   out.target = target;
   using Kind = Crossed::Kind;
   for (std::size_t p = from; p < events.size(); ++p) {
-    if (marks[p].standing != core::Standing::Effective) continue;
+    // What the fold supersedes (core/corrections.cpp): actions and the
+    // corrections among them, never what was already struck. Counted the
+    // same way, so the crossing and the backup's finding give one number.
+    const core::Standing st = marks[p].standing;
+    if (st != core::Standing::Effective && st != core::Standing::Correction) continue;
     ++out.events;
+    if (st == core::Standing::Correction) continue;  // a void or backup reveals nothing
     const core::Event& ev = events[p];
     auto add = [&](Kind k, std::string what) { out.crossed.push_back({ev.seq, ev.seat, k, std::move(what)}); };
     if (const auto* d = std::get_if<core::CardsDrawn>(&ev.payload)) {

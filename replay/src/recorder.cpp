@@ -16,7 +16,9 @@
 #include "sources.hpp"
 #include "warlog/core/corrections.hpp"
 #include "warlog/core/text_file.hpp"
+#include "warlog/replay/backup_signature.hpp"
 #include "warlog/replay/corrections.hpp"
+#include "warlog/store/reader.hpp"
 #include "warlog/store/store.hpp"
 
 namespace warlog::replay {
@@ -24,6 +26,7 @@ namespace warlog::replay {
 std::string_view to_string(LineStatus s) noexcept {
   switch (s) {
     case LineStatus::Recorded: return "ok";
+    case LineStatus::Nothing: return "nothing";
     case LineStatus::Refused: return "refused";
     case LineStatus::Conflict: return "conflict";
     case LineStatus::NeedsConfirm: return "needs-confirm";
@@ -61,47 +64,6 @@ bool passes_after_end(const core::Event& ev) { return core::is_correction(ev.pay
 
 }  // namespace
 
-void Recorder::Impl::take(const core::Event& ev, std::vector<LocatedFinding>* out) {
-  events.push_back(ev);
-  if (core::is_correction(ev.payload)) corrected = true;
-  if (corrected) {
-    std::vector<core::Finding> last;
-    refold(&last, core::is_correction(ev.payload));
-    if (out != nullptr) locate_findings(last, ev, *out);
-    session.observe(ev);
-    return;
-  }
-  std::vector<core::Finding> found;
-  core::apply(core::Context{*catalog, *ruleset}, state, ev, found);
-  const std::size_t before = findings.size();
-  locate_findings(found, ev, findings);
-  if (out != nullptr) out->insert(out->end(), findings.begin() + static_cast<std::ptrdiff_t>(before), findings.end());
-  session.observe(ev);
-  if (std::holds_alternative<core::GameEnded>(ev.payload) && !ended_at) ended_at = ev.seq;
-}
-
-void Recorder::Impl::refold(std::vector<core::Finding>* last, bool context) {
-  core::CorrectedFold fold(core::Context{*catalog, *ruleset}, events);
-  std::vector<core::Finding> step;
-  while (!fold.done()) {
-    step.clear();
-    fold.step(step);
-  }
-  if (last != nullptr) *last = std::move(step);
-  state = fold.state();
-  findings.clear();
-  locate_all(fold.findings(), events, findings);
-  ended_at.reset();
-  const auto& marks = fold.marks();
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    if (marks[i].standing != core::Standing::Effective) continue;
-    // The notation's context as the game now stands: a backup returns the
-    // turn, phase and acting seat to before its target.
-    if (context) session.observe(events[i]);
-    if (std::holds_alternative<core::GameEnded>(events[i].payload) && !ended_at) ended_at = events[i].seq;
-  }
-}
-
 Recorder::Impl::Preview Recorder::Impl::preview(std::span<const core::Event> more) const {
   Preview p;
   const bool correcting = corrected || std::any_of(more.begin(), more.end(), [](const core::Event& ev) {
@@ -127,7 +89,42 @@ Recorder::Impl::Preview Recorder::Impl::preview(std::span<const core::Event> mor
     if (i >= events.size()) locate_findings(raw, all[i], p.found);
   }
   p.state = fold.state();
+  p.whole = true;
+  for (std::size_t i = events.size(); i < all.size(); ++i) {
+    if (fold.marks()[i].standing == core::Standing::Refused) p.refused.push_back(all[i].seq);
+  }
+  locate_all(fold.findings(), all, p.all);
+  const auto& marks = fold.marks();
+  for (std::size_t i = 0; i < all.size() && !p.ended_at; ++i) {
+    if (marks[i].standing == core::Standing::Effective && std::holds_alternative<core::GameEnded>(all[i].payload)) {
+      p.ended_at = all[i].seq;
+    }
+  }
   return p;
+}
+
+void Recorder::Impl::commit(std::span<const core::Event> more, Preview&& p) {
+  events.insert(events.end(), more.begin(), more.end());
+  state = std::move(p.state);
+  if (p.whole) {
+    corrected = true;
+    findings = std::move(p.all);
+    ended_at = p.ended_at;
+  } else {
+    findings.insert(findings.end(), p.found.begin(), p.found.end());
+    for (const core::Event& ev : more) {
+      if (std::holds_alternative<core::GameEnded>(ev.payload) && !ended_at) ended_at = ev.seq;
+    }
+  }
+  // The notation's context moves with them; a correction moves it as the
+  // game now stands (NotationSession::observe).
+  for (const core::Event& ev : more) session.observe(ev);
+}
+
+void Recorder::Impl::take(std::span<const core::Event> more, std::vector<LocatedFinding>* out) {
+  Preview p = preview(more);
+  if (out != nullptr) out->insert(out->end(), p.found.begin(), p.found.end());
+  commit(more, std::move(p));
 }
 
 Recorder::Recorder(std::unique_ptr<Impl> impl) noexcept : impl_(std::move(impl)) {}
@@ -141,7 +138,21 @@ tl::expected<Recorder, ImportFailure> Recorder::create(Archive& archive, const s
   auto text = core::read_text_file(header_path, core::kMaxGameFileBytes, "header file");
   if (!text) return fail(text.error());
   auto sources = load_sources(archive.store(), header_path, *text, options);
-  if (!sources) return fail(sources.error());
+  if (!sources) {
+    // Every error of the header at once, not the missing [Catalog] alone:
+    // its tags are checked against no catalog, so card names cannot be and
+    // their errors are left out (they would all be "no such card").
+    const std::shared_ptr<const core::Catalog> none = std::make_shared<const core::Catalog>();
+    auto checked = core::NotationSession::from_header(*text, header_path, none, std::string{}, core::DeckLoader{});
+    std::vector<core::NotationError> errors;
+    if (!checked) {
+      for (core::NotationError& e : checked.error()) {
+        if (e.expected == "a card of the catalog" || e.expected.starts_with("an inline deck entry")) continue;
+        errors.push_back(std::move(e));
+      }
+    }
+    return tl::unexpected(ImportFailure{sources.error(), std::move(errors)});
+  }
   auto session = core::NotationSession::from_header(*text, header_path, sources->catalog, sources->ruleset->hash,
                                                     sources->load_deck);
   if (!session) {
@@ -186,21 +197,15 @@ Expected<Recorder> Recorder::open(Archive& archive, core::GameId game) {
   if (!session) return tl::unexpected(session.error());
   auto impl = std::make_unique<Impl>(Impl{&archive, game, *catalog, *ruleset, std::move(*session)});
   impl->seats = summary->seats;
-  if (core::has_corrections(*events)) {
-    // One corrected fold of the whole stream, not one per event.
-    impl->events = std::move(*events);
-    impl->corrected = true;
-    impl->refold(nullptr, true);
-    if (!impl->events.empty()) impl->session.observe(impl->events.back());  // the next seq
-  } else {
-    for (const core::Event& ev : *events) impl->take(ev, nullptr);
-  }
+  // One fold of the whole stream (a corrected one when it holds a
+  // correction), not one per event; the notation's context follows it.
+  impl->take(*events, nullptr);
   return Recorder(std::move(impl));
 }
 
 Expected<LineOutcome> Recorder::enter(std::string_view line, Violations violations) {
   Impl& m = *impl_;
-  if (auto shown = m.command(line)) return LineOutcome{LineStatus::Command, {}, {}, {}, std::move(*shown), {}};
+  if (auto shown = m.command(line)) return LineOutcome{LineStatus::Command, {}, {}, {}, std::move(*shown), {}, {}};
 
   core::LineResult parsed = m.session.parse(line);
   LineOutcome out;
@@ -209,7 +214,10 @@ Expected<LineOutcome> Recorder::enter(std::string_view line, Violations violatio
     out.errors = std::move(parsed.errors);
     return out;
   }
-  if (parsed.events.empty()) return out;  // a blank line or a comment: nothing to record
+  if (parsed.events.empty()) {  // a blank line or a comment: nothing to record
+    out.status = LineStatus::Nothing;
+    return out;
+  }
   if (m.ended_at) {
     for (const core::Event& ev : parsed.events) {
       if (passes_after_end(ev)) continue;
@@ -236,8 +244,8 @@ Expected<LineOutcome> Recorder::enter(std::string_view line, Violations violatio
     if (backup == nullptr) continue;
     auto crossing = backup_crossing(m.events, backup->target);
     if (!crossing) continue;  // a target the fold refuses: its LOG.correction finding says why
-    out.crossing.push_back(fmt::format("a backup to seq {} crosses {} event(s) still standing:", crossing->target,
-                                       crossing->events));
+    out.crossing.push_back(fmt::format("a backup to seq {} supersedes {} event{}, crossing:", crossing->target,
+                                       crossing->events, crossing->events == 1 ? "" : "s"));
     for (const Crossed& c : crossing->crossed) {
       out.crossing.push_back(fmt::format("  seq {} {}: {} {}", c.seq,
                                          c.seat < m.seats.size() ? m.seats[c.seat].player : std::string("the table"),
@@ -258,6 +266,18 @@ Expected<LineOutcome> Recorder::enter(std::string_view line, Violations violatio
     return out;
   }
 
+  // A judge's backup is signed over the history it backs up, as it will be stored.
+  if (m.backup_key) {
+    for (std::size_t i = 0; i < parsed.events.size(); ++i) {
+      core::Event& ev = parsed.events[i];
+      if (!std::holds_alternative<core::BackupTo>(ev.payload)) continue;
+      auto reader = m.archive->store().reader();
+      if (!reader) return tl::unexpected(reader.error());
+      auto head = reader->head_at(m.game, ev.seq);
+      if (!head) return tl::unexpected(head.error());
+      sign_backup(ev, *head, *m.backup_key);
+    }
+  }
   auto appended = m.archive->store().append(m.game, m.session.next_seq(), parsed.events, store::Durability::Sync);
   if (!appended && appended.error().code == ErrorCode::Conflict) {
     // Another recorder got there first: learn what it recorded; this line
@@ -271,17 +291,22 @@ Expected<LineOutcome> Recorder::enter(std::string_view line, Violations violatio
     });
     if (!n) return tl::unexpected(n.error());
     out.status = LineStatus::Conflict;
-    for (const core::Event& ev : theirs) m.take(ev, &out.findings);
+    m.take(theirs, &out.findings);
     out.events = std::move(theirs);
     return out;
   }
   if (!appended) return tl::unexpected(appended.error());
 
-  for (const core::Event& ev : parsed.events) m.take(ev, nullptr);
+  // The preview is what was committed: keep it rather than fold again.
+  out.findings = found;
+  out.no_effect = trial.refused;
+  trial.found = std::move(found);
+  m.commit(parsed.events, std::move(trial));
   out.events = std::move(parsed.events);
-  out.findings = std::move(found);
   return out;
 }
+
+void Recorder::sign_backups_with(const store::KeyPair& key) { impl_->backup_key = key; }
 
 core::GameId Recorder::game() const noexcept { return impl_->game; }
 core::Seq Recorder::next_seq() const noexcept { return impl_->session.next_seq(); }

@@ -26,25 +26,32 @@ struct Recorder::Impl {
   std::vector<core::SeatSetup> seats{};
   // The whole stream as stored, and whether it holds a correction: from the
   // first Voided or BackupTo on, the state is the corrected fold of it
-  // (core/corrections.hpp), refolded per event (O(events) each).
+  // (core/corrections.hpp): a line then costs one corrected fold of the
+  // game (O(events)), done once by preview() and kept by commit().
   std::vector<core::Event> events{};
   bool corrected = false;
+  std::optional<store::KeyPair> backup_key{};  // sign_backups_with
 
-  // The state and the findings `more` would give if appended now, the kept
-  // state untouched (a held or conflicting line must leave it as it was).
+  // What the game would be with `more` appended, the kept state untouched
+  // (a held or conflicting line must leave it as it was). Once `more` is
+  // committed, commit() keeps this result: one line costs one fold.
   struct Preview {
     core::GameState state;
-    std::vector<LocatedFinding> found;
+    std::vector<LocatedFinding> found;  // of `more`, as of its recording
+    // With a correction in the game: the corrected fold's whole findings and
+    // end, which a correction may revise anywhere; else found is appended.
+    bool whole = false;
+    std::vector<LocatedFinding> all;
+    std::optional<core::Seq> ended_at;
+    std::vector<core::Seq> refused;  // corrections of `more` the game refuses (LOG.correction)
   };
   [[nodiscard]] Preview preview(std::span<const core::Event> more) const;
+  // `more` is in the store: the kept state becomes the preview's.
+  void commit(std::span<const core::Event> more, Preview&& p);
 
-  // Folds one stored event into the state, the findings and the notation's
-  // context; appends its findings to *out too when given.
-  void take(const core::Event& ev, std::vector<LocatedFinding>* out);
-  // After a correction: state, findings, the notation's context (a backup
-  // returns it to before its target) and ended_at from the corrected fold.
-  // `last` receives the findings of the last event as of its recording.
-  void refold(std::vector<core::Finding>* last, bool context);
+  // Folds stored events (another recorder's) into the state, the findings
+  // and the notation's context; appends their findings to *out too when given.
+  void take(std::span<const core::Event> more, std::vector<LocatedFinding>* out);
 
   // The text a command shows (board, hand N, state, findings, help), or
   // nullopt when the line is not a command (recorder_view.cpp).

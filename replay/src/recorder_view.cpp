@@ -236,6 +236,19 @@ std::string findings_text(const Recorder& r, const std::vector<replay::LocatedFi
   return out;
 }
 
+// A finding of a line not recorded: the place it would be, without the seq
+// it was never given ("  not recorded  turn  3 muster ...").
+std::string held_findings_text(const Recorder& r, const std::vector<replay::LocatedFinding>& findings) {
+  std::string out;
+  for (const auto& f : findings) {
+    std::string text = replay::finding_text(f, r.seats());
+    const auto turn = text.find("  turn ");
+    if (turn != std::string::npos) text.replace(0, turn, "  not recorded");
+    out += text;
+  }
+  return out;
+}
+
 // What a backup crosses, one indented line each.
 std::string crossing_text(const LineOutcome& o) {
   std::string out;
@@ -245,10 +258,22 @@ std::string crossing_text(const LineOutcome& o) {
 
 }  // namespace
 
+std::string held_text(const Recorder& r, const LineOutcome& o) {
+  return crossing_text(o) + held_findings_text(r, o.findings);
+}
+
 std::string answer_text(const Recorder& r, const LineOutcome& o) {
   switch (o.status) {
+    case LineStatus::Nothing: return "nothing to record (a blank line or a comment)\n";
     case LineStatus::Recorded:
-      if (o.events.empty()) return "nothing to record (a blank line or a comment)\n";
+      if (!o.no_effect.empty()) {
+        // Recorded as typed, but the game does not take it: say so
+        // first, not "recorded" alone.
+        return fmt::format("{} recorded, with no effect: the game refuses this correction (LOG.correction says "
+                           "why); the game stands as it was\n",
+                           seqs_text(o.events)) +
+               crossing_text(o) + findings_text(r, o.findings);
+      }
       return fmt::format("{} recorded\n", seqs_text(o.events)) + crossing_text(o) + findings_text(r, o.findings);
     case LineStatus::Refused: {
       std::string out;
@@ -269,11 +294,8 @@ std::string answer_text(const Recorder& r, const LineOutcome& o) {
       return out + findings_text(r, o.findings);
     }
     case LineStatus::NeedsConfirm:
-      if (!o.crossing.empty()) {
-        return "needs-confirm: a judge's backup; nothing recorded\n" + crossing_text(o) +
-               findings_text(r, o.findings);
-      }
-      return "needs-confirm: this line breaks a rule; nothing recorded\n" + findings_text(r, o.findings);
+      if (!o.crossing.empty()) return "needs-confirm: a judge's backup; nothing recorded\n" + held_text(r, o);
+      return "needs-confirm: this line breaks a rule; nothing recorded\n" + held_text(r, o);
     case LineStatus::Ended: return fmt::format("ended: {}; nothing recorded\n", o.message);
     case LineStatus::Command: return o.message + "\n";
   }

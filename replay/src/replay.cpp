@@ -231,9 +231,15 @@ Expected<GameSources> load_sources(const store::Store& st, const std::string& pa
     if (!bytes) return tl::unexpected(bytes.error());
     return std::pair{*file, std::move(*bytes)};
   };
+  // Both, then every error at once: a header missing both tags says so, not
+  // the first alone (a scorekeeper's trial).
   auto catalog_src = load("Catalog", options.catalog_path, "--catalog", store::BlobKind::Catalog);
-  if (!catalog_src) return tl::unexpected(catalog_src.error());
   auto ruleset_src = load("Ruleset", options.ruleset_path, "--ruleset", store::BlobKind::Ruleset);
+  if (!catalog_src && !ruleset_src) {
+    return make_error(catalog_src.error().code,
+                      fmt::format("{}; {}", catalog_src.error().message, ruleset_src.error().message));
+  }
+  if (!catalog_src) return tl::unexpected(catalog_src.error());
   if (!ruleset_src) return tl::unexpected(ruleset_src.error());
   GameSources out;
   auto catalog = core::parse_catalog_csv(catalog_src->second);

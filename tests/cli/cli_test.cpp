@@ -12,6 +12,7 @@
 #include <string>
 #include <sys/wait.h>
 
+#include "cli/cli_run.hpp"
 #include "temp_dir.hpp"
 
 namespace warlog {
@@ -161,7 +162,13 @@ TEST(Cli, ExportReimportsAsTheSameEvents) {
   testing::TempDir dir;
   const std::string store = "--store " + dir.store();
   ASSERT_EQ(run("import " + store + " " + kSample).code, 0);
-  const CliRun exported = run("export " + store + " 1");
+  // stdout alone: export says who attests the game on stderr.
+  CliRun exported;
+  {
+    const auto r = testing::run_warlog("export " + store + " 1");
+    exported.code = r.code;
+    exported.out = r.out;
+  }
   ASSERT_EQ(exported.code, 0) << exported.out;
   EXPECT_NE(exported.out.find("[Title \"First blood at the Old Mill\"]"), std::string::npos) << exported.out;
 
@@ -180,7 +187,7 @@ TEST(Cli, ExportReimportsAsTheSameEvents) {
   EXPECT_EQ(wrong.code, 2) << "a file whose hash differs from the recorded one is refused\n" << wrong.out;
   const CliRun imported = run("import --store " + other.store() + files + file);
   ASSERT_EQ(imported.code, 0) << imported.out;
-  const CliRun again = run("export --store " + other.store() + " 1");
+  const auto again = testing::run_warlog("export --store " + other.store() + " 1");
   EXPECT_EQ(again.out, exported.out);
 }
 

@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <iterator>
 
@@ -162,6 +164,27 @@ TEST(CorrectionsReplay, ABackupSaysWhatItCrosses) {
   ASSERT_EQ(slip->crossed.size(), 2u);
   EXPECT_EQ(slip->crossed[0].kind, replay::Crossed::Kind::Drawn);
   EXPECT_EQ(slip->crossed[1].what, "Gilded Champion played from hand");
+  // The scorekeeper's trial: the crossing counted the events still standing,
+  // the backup's finding the events it superseded (its void too): one number now.
+  std::vector<core::Event> backed(events->begin(), events->begin() + 29);
+  core::Event backup = backed.back();
+  backup.seq = 29;
+  backup.payload = core::BackupTo{25, "appeal", "J. Ruiz", {}};
+  backed.push_back(backup);
+  auto catalog = g->archive->catalog_of(g->id);
+  auto ruleset = g->archive->ruleset_of(g->id);
+  ASSERT_TRUE(catalog && ruleset);
+  const core::Context ctx{*catalog, *ruleset};
+  core::CorrectedFold fold(ctx, backed);
+  std::vector<core::Finding> step;
+  while (!fold.done()) {
+    step.clear();
+    fold.step(step);
+  }
+  const std::string said = fmt::format("; {} events superseded", slip->events);
+  EXPECT_TRUE(std::any_of(step.begin(), step.end(), [&](const core::Finding& f) {
+    return f.message.find(said) != std::string::npos;
+  })) << "the backup's finding does not say" << said << " as its crossing counts";
   EXPECT_FALSE(replay::backup_crossing(*events, 0));     // GameCreated
   EXPECT_FALSE(replay::backup_crossing(*events, 9999));  // no such event
 }

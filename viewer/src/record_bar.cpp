@@ -213,7 +213,8 @@ void RecordBar::show_answer(const replay::LineOutcome& o, const QString& line) {
   while (text.endsWith(QLatin1Char('\n'))) text.chop(1);
   answer_->setPlainText(text);
   // Recorded lines and commands are done with; anything else stays to be edited.
-  const bool done = o.status == replay::LineStatus::Recorded || o.status == replay::LineStatus::Command;
+  const bool done = o.status == replay::LineStatus::Recorded || o.status == replay::LineStatus::Command ||
+                    o.status == replay::LineStatus::Nothing;
   if (done) {
     line_->clear();
   } else {

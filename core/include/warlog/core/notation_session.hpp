@@ -72,6 +72,9 @@ class NotationSession {
 
   // Takes events recorded elsewhere (another recorder of the same game) into
   // the context, as if their lines had been fed. Their seqs must follow on.
+  // A correction moves the context as the whole-file parser does: a backup
+  // back to before its target, a void as if the voided marker had not been
+  // typed (docs/rulings.md R-080).
   void observe(const Event& ev);
 
   // --- Facts -----------------------------------------------------------------

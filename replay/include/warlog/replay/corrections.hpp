@@ -51,7 +51,7 @@ struct Crossed {
 
 struct BackupCrossing {
   core::Seq target = 0;
-  std::size_t events = 0;  // events standing from the target on
+  std::size_t events = 0;  // events the backup supersedes: standing from the target on, corrections included
   std::vector<Crossed> crossed;
 };
 // Errors: InvalidArgument when `target` is not the seq of an event after

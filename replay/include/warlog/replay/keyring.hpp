@@ -101,7 +101,7 @@ struct GameTrust {
   std::string line;                // "valid, signed by trusted 'Head Judge' (key 35cc37a9d2e4b7a8) ..."
   std::vector<std::string> notes;  // every signature, signed rulings, vanished states
   bool vanished = false;           // a state the keyring saw signed is no longer here
-  bool bad_ruling = false;         // a ruling's judge signature does not hold
+  bool bad_ruling = false;         // a ruling's (verify: or a backup's) judge signature does not hold
   std::vector<SignedState> to_remember;  // valid states signed by trusted keys
 
   // What verify exits 1 for (besides a broken chain).

@@ -23,11 +23,13 @@
 #include "warlog/core/notation.hpp"
 #include "warlog/core/notation_session.hpp"
 #include "warlog/replay/replay.hpp"
+#include "warlog/store/signature.hpp"
 
 namespace warlog::replay {
 
 enum class LineStatus : std::uint8_t {
-  Recorded,      // events appended (none for a blank line or a comment)
+  Recorded,      // events appended
+  Nothing,       // a blank line or a comment: nothing to record, nothing written
   Refused,       // the line does not parse: errors say where and why
   Conflict,      // another recorder appended first: events are its events, now known here
   NeedsConfirm,  // Violations::Hold and the line breaks a rule: nothing written
@@ -35,7 +37,7 @@ enum class LineStatus : std::uint8_t {
   Command,       // board, hand N, state, findings, help: message is what it shows
 };
 
-// "ok", "refused", "conflict", "needs-confirm", "ended", "command": the
+// "ok", "nothing", "refused", "conflict", "needs-confirm", "ended", "command": the
 // `status` of docs/schema/record-line.schema.json.
 [[nodiscard]] std::string_view to_string(LineStatus s) noexcept;
 
@@ -53,6 +55,10 @@ struct LineOutcome {
   // line each ("seq 41 Seat 2 drew Ironclaw Lancer"), shown before it is
   // recorded (NeedsConfirm) and with it (docs/rulings.md R-064).
   std::vector<std::string> crossing;
+  // Recorded corrections the game refuses (a void after the end of anything
+  // but the GameEnded, a target struck already, ...): in the log, as typed,
+  // with no effect on the game; their LOG.correction finding says why.
+  std::vector<core::Seq> no_effect;
 };
 
 // What enter() does with a line whose events find a violation.
@@ -78,6 +84,10 @@ class Recorder;
 // a backup crosses: what `warlog record` prints and the viewer's record bar
 // shows, so the two never word it apart.
 [[nodiscard]] std::string answer_text(const Recorder& r, const LineOutcome& o);
+// What a held line (NeedsConfirm) would do, for the question a terminal asks:
+// what a backup crosses and the findings, named by turn and phase, never by a
+// seq the line has not been given.
+[[nodiscard]] std::string held_text(const Recorder& r, const LineOutcome& o);
 
 class Recorder {
  public:
@@ -105,6 +115,10 @@ class Recorder {
   // move/fire/combat and the other verbs that name a Troop; the catalog's
   // cards in any other quoted place.
   [[nodiscard]] Completion complete(std::string_view line) const;
+
+  // From now on every backup line is signed with `key` as it is recorded
+  // (backup_signature.hpp): the judge at the recorder signs their backups.
+  void sign_backups_with(const store::KeyPair& key);
 
   // --- Facts ---------------------------------------------------------------
   [[nodiscard]] core::GameId game() const noexcept;
