@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "color.hpp"
 #include "common.hpp"
 #include "isolated.hpp"
 #include "json_schema.hpp"
@@ -28,7 +29,8 @@ namespace {
 // JUnit, which opens with them, holds its cases in a temporary file.
 class AuditReport {
  public:
-  AuditReport(std::string format, Spool spool) : format_(std::move(format)), spool_(std::move(spool)) {}
+  AuditReport(std::string format, bool color, Spool spool)
+      : format_(std::move(format)), color_(color), spool_(std::move(spool)) {}
 
   void game(const GameEntry& e) {
     if (!e.error.empty()) {
@@ -51,7 +53,9 @@ class AuditReport {
     if (format_ == "json") {
       open();
       fmt::print("{}\n  {}", shown_ ? "," : "", *piece);
-    } else if (format_ == "jsonl" || format_ == "text") {
+    } else if (format_ == "text") {
+      fmt::print("{}", color_ ? paint_findings(*piece) : *piece);
+    } else if (format_ == "jsonl") {
       fmt::print("{}", *piece);
     } else {
       spool_.write(*piece);
@@ -99,6 +103,7 @@ class AuditReport {
   }
 
   std::string format_;
+  bool color_;
   Spool spool_;
   std::size_t violations_ = 0, others_ = 0, events_ = 0, tallied_ = 0, failing_games_ = 0, games_with_findings_ = 0,
               shown_ = 0;
@@ -106,7 +111,7 @@ class AuditReport {
 
 }  // namespace
 
-Expected<Report> audit_report(const std::string& format) {
+Expected<Report> audit_report(const std::string& format, bool color) {
   const auto& formats = part_formats("audit");
   if (std::find(formats.begin(), formats.end(), format) == formats.end()) {
     return make_error(ErrorCode::InvalidArgument,
@@ -114,7 +119,7 @@ Expected<Report> audit_report(const std::string& format) {
   }
   auto spool = Spool::make();
   if (!spool) return tl::unexpected(spool.error());
-  auto report = std::make_shared<AuditReport>(format, std::move(*spool));
+  auto report = std::make_shared<AuditReport>(format, color, std::move(*spool));
   return Report{[report](const GameEntry& e) { report->game(e); },
                 [report](std::size_t games) { return report->finish(games); }};
 }
@@ -194,7 +199,7 @@ int run_audit(const Options& o) {
             {"summary", o.summary},
             {"times", o.times}};
   v.report = nlohmann::json::object();
-  v.writer = [&o] { return audit_report(o.format); };
+  v.writer = [&o] { return audit_report(o.format, use_color(o.color)); };
   return run_reported(o, std::move(job), v);
 }
 

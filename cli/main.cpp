@@ -68,6 +68,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"violation", "warning", "note"}));
   audit->add_option("--rule", opts.rule, "Only findings of this rule id (an old id names it too)");
   audit->add_flag("--summary", opts.summary, "Only the totals");
+  audit->add_option("--color", opts.color,
+                    "Colour the severities and citations of text: auto (on a terminal, unless NO_COLOR is set), "
+                    "always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   audit->add_option("--jobs,-j", opts.jobs, "Threads (default: one per core)");
   audit->add_option("--shard", opts.shard,
                     "One share of the games, K/N (0 <= K < N), as a partial report for warlog merge "

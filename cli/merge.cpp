@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "color.hpp"
 #include "common.hpp"
 #include "merge.hpp"
 #include "shard.hpp"
@@ -122,6 +123,9 @@ CLI::App* add_merge(CLI::App& app, MergeArgs& m) {
   merge->add_option("--format", m.format,
                     "text, json, jsonl, junit; rule-diff also csv and html (what the verb's --format takes)")
       ->check(CLI::IsMember({"text", "json", "jsonl", "csv", "html", "junit"}));
+  merge->add_option("--color", m.color, "Colour audit text's severities and citations: auto (on a terminal, unless "
+                                        "NO_COLOR is set), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   merge->footer("Each part is what one shard wrote on stdout: warlog audit --shard 2/8 > part-2.\n"
                 "The parts must be of one verb with the same options and warlog version, one per shard, each\n"
                 "whole; the report is then the one a single run gives, byte for byte, in the format asked.\n"
@@ -170,7 +174,7 @@ int run_merge(const MergeArgs& m) {
     }
   }
   const std::string verb = run["verb"].get<std::string>();
-  auto report = verb == "audit" ? audit_report(m.format) : rule_diff_report(m.format, run["report"]);
+  auto report = verb == "audit" ? audit_report(m.format, use_color(m.color)) : rule_diff_report(m.format, run["report"]);
   if (!report) {
     error_line(Error{ErrorCode::InvalidArgument, "merge: " + report.error().message});
     return kExitError;

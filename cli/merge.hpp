@@ -13,6 +13,7 @@ namespace warlog::cli {
 struct MergeArgs {
   std::vector<std::string> parts;
   std::string format = "text";
+  std::string color = "auto";
 };
 CLI::App* add_merge(CLI::App& app, MergeArgs& m);
 int run_merge(const MergeArgs& m);

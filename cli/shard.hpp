@@ -103,7 +103,8 @@ struct ShardedVerb {
 
 // Merge's side: the writer of a verb for a format, from a part's "report".
 // Errors: InvalidArgument for a format the verb does not have.
-[[nodiscard]] Expected<Report> audit_report(const std::string& format);
+// color: paint the text report's severities and citations (color.hpp).
+[[nodiscard]] Expected<Report> audit_report(const std::string& format, bool color = false);
 [[nodiscard]] Expected<Report> rule_diff_report(const std::string& format, const nlohmann::json& report);
 
 }  // namespace warlog::cli
