@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
       "  warlog sign --game 1 --key KEYFILE --signer NAME   sign a game (keygen makes the key)\n"
       "  warlog trust add 'Head Judge' judge.pub            trust a key; verify then names its signer\n"
       "  warlog generate --games 100 --seed 1    random legal games, for scale tests\n"
-      "  warlog backup /mnt/copies/store         a verified copy of the store, while it is in use\n"
+      "  warlog backup /mnt/copies/store         a verified copy of the store, while it is in use\n"      "  warlog audit --shard 0/8 > part-0.jsonl one of 8 shards; warlog merge part-*.jsonl joins them\n"
       "Run 'warlog help VERB' (or 'warlog VERB --help') for a verb's options and exit codes.");
 
   Options opts;

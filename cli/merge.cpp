@@ -130,9 +130,11 @@ CLI::App* add_merge(CLI::App& app, MergeArgs& m) {
                 "The parts must be of one verb with the same options and warlog version, one per shard, each\n"
                 "whole; the report is then the one a single run gives, byte for byte, in the format asked.\n"
                 "docs/scaling.md: GNU parallel, Slurm and Kubernetes recipes (scripts/shard-job).\n"
-                "Exit codes as the verb's: audit 1 when any game has a violation, rule-diff 1 when any game\n"
-                "changes; 2 when a game could not be read, or on a part that is missing, of another run,\n"
-                "cut short or unreadable (one line on stderr naming the file and line).");
+                "--color as audit's (text reports of audit parts).\n"
+                "Example: warlog merge parts/part-*-of-8.jsonl --format html > report.html\n"
+                "Exit 0 when the report is clean; 1 as the verb's: audit when any game has a violation,\n"
+                "rule-diff when any game changes; 2 when a game could not be read, or on a part that is\n"
+                "missing, of another run, cut short or unreadable (one line on stderr naming file and line).");
   return merge;
 }
 
