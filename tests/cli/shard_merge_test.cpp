@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "cli_run.hpp"
+#include "store/store_fixtures.hpp"
 #include "temp_dir.hpp"
 
 namespace warlog {
@@ -182,6 +183,28 @@ TEST(ShardMergeGenerated, AGeneratedStoreMergesToTheSingleRunInEveryFormat) {
   expect_merges_to_single_run(
       dir, "rule-diff " + store + " -j 2 --candidate-catalog " + kSamples + "/catalogs/errata_burrower_vigor.csv",
       kDiffFormats, {1, 2, 3, 7});
+}
+
+// Game 1's event 7 cut short (as AuditRobustness does): the single run and
+// the merge both report it once on stderr, exit 2, and print the same report.
+TEST(ShardMergeDamaged, AGameThatCannotBeReadIsInTheMergeAsInTheSingleRun) {
+  testing::TempDir dir;
+  const std::string store = "--store " + dir.store();
+  ASSERT_EQ(run_warlog("import " + store + " " + kSamples + "/tutorial/spine_first_blood.wlog").code, 0);
+  const auto second = testing::retitled_sample(dir.path(), "Second");
+  ASSERT_EQ(run_warlog("import " + store + " '" + second.string() + "'").code, 0);
+  store::test::forge_event(dir.store(), 1, 7, [](std::string& bytes) { bytes.resize(bytes.size() / 16 * 8); },
+                           store::test::Forge::Consistent);
+  const std::string parts = shard_parts(dir, "audit " + store, 2);
+  for (const std::string format : {"text", "json", "junit"}) {
+    const auto single = run_warlog("audit " + store + " --format " + format);
+    const auto merged = run_warlog("merge" + parts + " --format " + format);
+    EXPECT_EQ(single.code, 2) << single.err;
+    EXPECT_EQ(merged.code, 2) << merged.err;
+    EXPECT_EQ(merged.out, single.out) << format;
+    EXPECT_EQ(merged.err, single.err) << format << ": the same line about game 1";
+    EXPECT_NE(merged.err.find("seq 7"), std::string::npos) << merged.err;
+  }
 }
 
 }  // namespace
