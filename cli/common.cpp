@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "shard.hpp"
+
 namespace warlog::cli {
 
 void error_line(const Error& e) { fmt::print(stderr, "warlog: {}\n", e.message); }
@@ -22,9 +24,9 @@ Expected<std::vector<core::GameId>> selected_games(const replay::Archive& a, con
     if (!all) return tl::unexpected(all.error());
     ids = std::move(*all);
   }
-  // A shard is only a game filter: --shard K/N keeps ids with id % N == K.
+  // A shard is only a game filter: --shard K/N keeps the ids shard_of gives K.
   if (o.shard_count > 0) {
-    std::erase_if(ids, [&](core::GameId id) { return id % o.shard_count != o.shard_index; });
+    std::erase_if(ids, [&](core::GameId id) { return shard_of(id, o.shard_count) != o.shard_index; });
   }
   return ids;
 }

@@ -31,11 +31,29 @@ constexpr const char* kDefaultCatalog = "samples/catalogs/sample_cards.csv";
 constexpr const char* kDefaultRuleset = "samples/rulesets/standard.toml";
 constexpr const char* kDefaultDecks = "samples/decks";
 
+// A default (samples/...) where it is: under the current directory (a
+// checkout: the paths written into --out files stay relative), else where
+// cmake --install put the samples beside this binary (BINDIR/WARLOG_DATA_FROM_BIN,
+// PREFIX/share/warlog/samples), else in the source tree it was built from.
+fs::path sample_path(const char* path) {
+  std::error_code ec;
+  if (fs::exists(path, ec)) return path;
+  const fs::path rel = fs::path(path).lexically_relative("samples");
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = (exe.parent_path() / WARLOG_DATA_FROM_BIN / "samples" / rel).lexically_normal();
+    if (fs::exists(installed, ec)) return installed;
+  }
+  const fs::path source = fs::path(WARLOG_SOURCE_SAMPLES) / rel;
+  if (fs::exists(source, ec)) return source;
+  return path;  // not found: the error names it as the checkout has it
+}
+
 Expected<std::string> read_text(const fs::path& path, const char* flag) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) {
-    return make_error(ErrorCode::NotFound, fmt::format("no such file: {} (give {}, or run from the warlog source "
-                                                       "directory)",
+    return make_error(ErrorCode::NotFound, fmt::format("no such file: {} (give {}, or install warlog: cmake "
+                                                       "--install puts the samples in PREFIX/share/warlog)",
                                                        path.string(), flag));
   }
   std::ifstream in(path, std::ios::binary);
@@ -56,8 +74,8 @@ struct Inputs {
 
 Expected<Inputs> load_inputs(const Options& o, const GenerateArgs& g) {
   Inputs in;
-  in.catalog_path = o.catalog.empty() ? kDefaultCatalog : o.catalog;
-  in.ruleset_path = o.ruleset.empty() ? kDefaultRuleset : o.ruleset;
+  in.catalog_path = o.catalog.empty() ? sample_path(kDefaultCatalog).string() : o.catalog;
+  in.ruleset_path = o.ruleset.empty() ? sample_path(kDefaultRuleset).string() : o.ruleset;
   auto catalog_text = read_text(in.catalog_path, "--catalog");
   if (!catalog_text) return tl::unexpected(catalog_text.error());
   auto ruleset_text = read_text(in.ruleset_path, "--ruleset");
@@ -71,11 +89,11 @@ Expected<Inputs> load_inputs(const Options& o, const GenerateArgs& g) {
   in.catalog = std::move(*catalog);
   in.ruleset = std::move(*ruleset);
 
-  const fs::path decks_dir = g.decks.empty() ? kDefaultDecks : g.decks;
+  const fs::path decks_dir = g.decks.empty() ? sample_path(kDefaultDecks) : fs::path(g.decks);
   std::error_code ec;
   if (!fs::is_directory(decks_dir, ec)) {
-    return make_error(ErrorCode::NotFound, fmt::format("no deck directory {} (give --decks, or run from the warlog "
-                                                       "source directory)",
+    return make_error(ErrorCode::NotFound, fmt::format("no deck directory {} (give --decks, or install warlog: "
+                                                       "cmake --install puts the samples in PREFIX/share/warlog)",
                                                        decks_dir.string()));
   }
   std::vector<fs::path> files;

@@ -7,6 +7,7 @@
 #include "dispute.hpp"
 #include "trust.hpp"
 #include "manners.hpp"
+#include "merge.hpp"
 #include "verbs.hpp"
 
 int main(int argc, char** argv) {
@@ -36,7 +37,7 @@ int main(int argc, char** argv) {
       "  warlog sign --game 1 --key KEYFILE --signer NAME   sign a game (keygen makes the key)\n"
       "  warlog trust add 'Head Judge' judge.pub            trust a key; verify then names its signer\n"
       "  warlog generate --games 100 --seed 1    random legal games, for scale tests\n"
-      "  warlog backup /mnt/copies/store         a verified copy of the store, while it is in use\n"
+      "  warlog backup /mnt/copies/store         a verified copy of the store, while it is in use\n"      "  warlog audit --shard 0/8 > part-0.jsonl one of 8 shards; warlog merge part-*.jsonl joins them\n"
       "Run 'warlog help VERB' (or 'warlog VERB --help') for a verb's options and exit codes.");
 
   Options opts;
@@ -67,8 +68,14 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"violation", "warning", "note"}));
   audit->add_option("--rule", opts.rule, "Only findings of this rule id (an old id names it too)");
   audit->add_flag("--summary", opts.summary, "Only the totals");
+  audit->add_option("--color", opts.color,
+                    "Colour the severities and citations of text: auto (on a terminal, unless NO_COLOR is set), "
+                    "always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   audit->add_option("--jobs,-j", opts.jobs, "Threads (default: one per core)");
-  audit->add_option("--shard", opts.shard, "Only games whose id % N == K, as K/N: one machine's share");
+  audit->add_option("--shard", opts.shard,
+                    "One share of the games, K/N (0 <= K < N), as a partial report for warlog merge "
+                    "(docs/scaling.md)");
   audit->add_flag("--times", opts.times,
                   "Also show the recorded time of each turn and phase part (for slow-play claims); JSON: \"times\"");
   audit->add_option("--keyring", opts.keyring, "Keyring of trusted keys (default: $WARLOG_KEYRING, else "
@@ -80,6 +87,9 @@ int main(int argc, char** argv) {
                 "--severity and --rule choose the findings reported, counted and exited on; --quiet leaves out\n"
                 "games with none. json: one object (schema, games, summary); jsonl: a line per game as it is\n"
                 "audited, then a summary line (docs/schema/audit.schema.json).\n"
+                "--shard K/N: the games whose id hashes to K of N (BLAKE2b, docs/scaling.md), written as a\n"
+                "partial report holding every format; warlog merge PARTS --format F joins the N parts into the\n"
+                "report one run gives. A shard exits 0 once its part is written (merge gives the verdict).\n"
                 "Exit 0 when no game has a violation, 1 when any has (or its trust fails, below), 2 on error.\n"
                 "A game that cannot be audited (its record or events damaged, or written by a newer warlog) is\n"
                 "one line on stderr and exit 2; the other games are still audited and reported.\n"
@@ -108,7 +118,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"findings", "outcome", "undetermined"}));
   diff->add_option("--rule", opts.rule, "Only games whose findings under this rule id change");
   diff->add_option("--jobs,-j", opts.jobs, "Threads (default: one per core)");
-  diff->add_option("--shard", opts.shard, "Only games whose id % N == K, as K/N");
+  diff->add_option("--shard", opts.shard,
+                   "One share of the games, K/N (0 <= K < N), as a partial report for warlog merge "
+                   "(docs/scaling.md)");
   diff->footer("Give what changes: --candidate RULES.toml, --candidate-catalog CARDS.csv, or both.\n"
                "Each game falls in one class: unchanged; findings (new or gone, the same outcome); outcome (it\n"
                "changes); undetermined (from some event on the candidate raises a violation about a Troop, card\n"
@@ -121,6 +133,7 @@ int main(int argc, char** argv) {
                "row per game; html: a self-contained page, the same tables and a chart of the turns where\n"
                "games first diverge. Schemas: docs/schema/rule-diff.schema.json.\n"
                "Example: warlog rule-diff --candidate my_change.toml --only outcome\n"
+               "--shard K/N: one share of the games as a partial report; warlog merge joins the parts (as audit).\n"
                "Exit 0 when no game changes, 1 when any does, 2 on a usage error (nothing to compare, a file\n"
                "given to the wrong option) or when a game cannot be compared (one line on stderr; the other\n"
                "games are still compared and reported).");
@@ -215,6 +228,9 @@ int main(int argc, char** argv) {
   BackupArgs backup_args;  // cli/backup.cpp
   CLI::App* backup = add_backup(app, opts, backup_args);
 
+  MergeArgs merge_args;  // cli/merge.cpp
+  CLI::App* merge = add_merge(app, merge_args);
+
   DisputeArgs dispute_args;  // cli/dispute.cpp
   CLI::App* dispute = add_dispute(app, dispute_args);
   SigningArgs signing_args;  // cli/signing.cpp
@@ -236,6 +252,9 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? kExitClean : kExitError;  // 0: --version
   }
 
+  // A shard's part holds every format: merge --format chooses.
+  opts.format_given = audit->get_option("--format")->count() + diff->get_option("--format")->count() > 0;
+
   try {
     if (*import) return run_import(opts);
     if (*record) return run_record(record_args);
@@ -246,6 +265,7 @@ int main(int argc, char** argv) {
     if (*rules) return run_rules(opts);
     if (*diff) return run_rule_diff(opts);
     if (*exp) return run_export(opts);
+    if (*merge) return run_merge(merge_args);
     if (*generate) return run_generate(opts, generate_args);
     if (*snapshot) return run_snapshot(opts, snapshot_args);
     if (*backup) return run_backup(opts, backup_args);

@@ -11,12 +11,14 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 
 #include "common.hpp"
 #include "isolated.hpp"
 #include "json_schema.hpp"
 #include "report_parts.hpp"
+#include "shard.hpp"
 #include "verbs.hpp"
 #include "warlog/core/finding.hpp"
 #include "warlog/replay/rule_diff.hpp"
@@ -82,7 +84,126 @@ nlohmann::json against_json(const Options& o) {
           {"candidate", {{"ruleset", path(o.candidate_ruleset)}, {"catalog", path(o.candidate_catalog)}}}};
 }
 
+// rule-diff's report in one format, from the games' entries in id order.
+// Text, HTML and JUnit open with the totals: the per-game parts wait in a
+// temporary file. JSON, JSON Lines and CSV stream each game as it comes.
+class DiffReport {
+ public:
+  DiffReport(std::string format, const nlohmann::json& report, Spool spool)
+      : format_(std::move(format)),
+        summary_only_(report.at("summary").get<bool>()),
+        rule_(report.at("rule").get<std::string>()),
+        against_(report.at("against").get<std::string>()),
+        compared_(report.at("compared")),
+        spool_(std::move(spool)) {
+    if (const auto c = report.at("only").get<std::string>(); !c.empty()) only_ = replay::diff_class_from_string(c);
+  }
+
+  void game(const GameEntry& e) {
+    ++entries_;
+    if (!e.error.empty()) {
+      std::fflush(stdout);  // what the games before it printed comes first
+      fmt::print(stderr, "{}", e.error);
+    }
+    if (e.tally.empty()) {
+      summary_.add_error();
+    } else {
+      auto t = replay::tally_from_line(e.tally);
+      if (!t) throw std::logic_error("a rule-diff tally that does not parse");
+      summary_.add(*t);
+    }
+    const std::string* piece = e.piece(format_);
+    if (piece == nullptr) return;
+    open();
+    if (format_ == "json") {
+      fmt::print("{}\n  {}", shown_ ? "," : "", *piece);
+    } else if (format_ == "jsonl" || format_ == "csv") {
+      fmt::print("{}", *piece);
+    } else {
+      spool_.write(*piece);  // text, HTML and JUnit open with the totals: printed after them
+    }
+    ++shown_;
+  }
+
+  int finish(std::size_t games) {
+    for (std::size_t i = entries_; i < games; ++i) summary_.add_error();
+    const std::size_t changed = games - summary_.errors() - summary_.count(replay::DiffClass::Unchanged);
+    if (format_ == "json") {
+      open();
+      fmt::print("{}], \"summary\": {}}}\n", shown_ ? "\n" : "", summary_.json().dump());
+    } else if (format_ == "jsonl") {
+      nlohmann::json line{{"type", "summary"}, {"schema", schema_json("rule-diff")}, {"compared", compared_}};
+      line.update(summary_.json());
+      fmt::print("{}\n", line.dump());
+    } else if (format_ == "csv") {
+      open();
+    } else if (format_ == "html") {
+      fmt::print("{}", summary_.html_head(against_));
+      if (!print_spool()) return kExitError;
+      fmt::print("{}", replay::DiffSummary::html_tail());
+    } else if (format_ == "junit") {
+      fmt::print("{}", junit_head("warlog rule-diff", games, changed, summary_.errors()));
+      if (!print_spool()) return kExitError;
+      fmt::print("{}", junit_tail());
+    } else {
+      fmt::print("{}", summary_.text(against_));
+      if (!summary_only_) {
+        std::string filters;
+        if (only_) filters += fmt::format(" in class {}", replay::to_string(*only_));
+        if (!rule_.empty()) filters += fmt::format("{} whose {} findings change", filters.empty() ? "" : ",", rule_);
+        fmt::print("{}\n", replay::fit(fmt::format("per game below: {} of {} changed game{}{}", shown_, changed,
+                                                   changed == 1 ? "" : "s", filters),
+                                       80));
+        if (!print_spool()) return kExitError;
+      }
+    }
+    if (summary_.errors()) return kExitError;
+    return changed ? kExitViolations : kExitClean;
+  }
+
+ private:
+  void open() {
+    if (std::exchange(opened_, true)) return;
+    if (format_ == "json") {
+      fmt::print("{{\"schema\": {}, \"compared\": {}, \"games\": [", schema_json("rule-diff").dump(),
+                 compared_.dump());
+    } else if (format_ == "csv") {
+      fmt::print("{}", replay::diff_csv_header());
+    }
+  }
+  bool print_spool() {
+    std::fflush(stdout);
+    if (auto printed = spool_.print(); !printed) {
+      error_line(printed.error());
+      return false;
+    }
+    return true;
+  }
+
+  std::string format_;
+  bool summary_only_;
+  std::optional<replay::DiffClass> only_;
+  std::string rule_, against_;
+  nlohmann::json compared_;
+  Spool spool_;
+  replay::DiffSummary summary_;
+  std::size_t entries_ = 0, shown_ = 0;
+  bool opened_ = false;
+};
+
 }  // namespace
+
+Expected<Report> rule_diff_report(const std::string& format, const nlohmann::json& report) {
+  const auto& formats = part_formats("rule-diff");
+  if (std::find(formats.begin(), formats.end(), format) == formats.end()) {
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("rule-diff has no format '{}' (text, json, jsonl, csv, html or junit)", format));
+  }
+  auto spool = Spool::make();
+  if (!spool) return tl::unexpected(spool.error());
+  auto r = std::make_shared<DiffReport>(format, report, std::move(*spool));
+  return Report{[r](const GameEntry& e) { r->game(e); }, [r](std::size_t games) { return r->finish(games); }};
+}
 
 int run_rule_diff(const Options& o) {
   if (o.candidate_ruleset.empty() && o.candidate_catalog.empty()) {
@@ -120,128 +241,64 @@ int run_rule_diff(const Options& o) {
   }
   rd.base = std::move(*base);
   rd.candidate = std::move(*cand);
-  const std::string format = o.format;
-  const bool pieces = !o.summary || format == "junit";
-  auto spool = Spool::make();
-  if (!spool) {
-    error_line(spool.error());
-    return kExitError;
-  }
+  const std::vector<std::string> formats = piece_formats(o, "rule-diff");
 
   VerbJob job;
   job.jobs = o.jobs;
   job.progress = "compared";
-  job.run = [&rd, &format, only, &rule, pieces](const Archive& archive, core::GameId id, replay::Outbox& box) {
+  job.run = [&rd, &formats, only, &rule, summary = o.summary](const Archive& archive, core::GameId id,
+                                                             replay::Outbox& box) {
     auto r = replay::rule_diff(archive, id, rd);
     if (!r) {
-      box.put(kStderr, fmt::format("warlog: {}\n", r.error().message));
+      box.put(kFailed, fmt::format("warlog: {}\n", r.error().message));
       return;  // counted as an error by the missing tally
     }
     box.put(kTally, replay::to_line(replay::tally_of(*r)));
-    if (!pieces) return;
-    if (format == "junit") {
-      box.put(kPiece, junit_case(fmt::format("game {}: {}", r->game.id, r->game.title),
-                                 r->changed() ? std::string(replay::to_string(r->klass())) : "",
-                                 r->changed() ? fmt::format("first divergence at seq {}", r->first->seq) : "",
-                                 replay::diff_text(*r)));
-      return;
-    }
-    if (!replay::shown(*r, only, rule)) return;
-    if (format == "json") {
-      box.put(kPiece, replay::diff_json(*r).dump());
-    } else if (format == "jsonl") {
-      nlohmann::json line{{"type", "game"}, {"schema", schema_json("rule-diff")}};
-      line.update(replay::diff_json(*r));
-      box.put(kPiece, line.dump());
-    } else if (format == "csv") {
-      box.put(kPiece, replay::diff_csv_row(*r));
-    } else if (format == "html") {
-      box.put(kPiece, replay::diff_html_row(*r));
-    } else {
-      box.put(kPiece, replay::diff_text(*r));
+    for (const auto& format : formats) {
+      if (format == "junit") {
+        box.put(kPiece, format_piece(format, junit_case(fmt::format("game {}: {}", r->game.id, r->game.title),
+                                                        r->changed() ? std::string(replay::to_string(r->klass())) : "",
+                                                        r->changed() ? fmt::format("first divergence at seq {}",
+                                                                                   r->first->seq)
+                                                                     : "",
+                                                        replay::diff_text(*r))));
+        continue;
+      }
+      if (summary || !replay::shown(*r, only, rule)) continue;
+      std::string piece;
+      if (format == "json") {
+        piece = replay::diff_json(*r).dump();
+      } else if (format == "jsonl") {
+        nlohmann::json line{{"type", "game"}, {"schema", schema_json("rule-diff")}};
+        line.update(replay::diff_json(*r));
+        piece = line.dump() + "\n";
+      } else if (format == "csv") {
+        piece = replay::diff_csv_row(*r);
+      } else if (format == "html") {
+        piece = replay::diff_html_row(*r);
+      } else {
+        piece = replay::diff_text(*r);
+      }
+      box.put(kPiece, format_piece(format, piece));
     }
   };
 
-  replay::DiffSummary summary;
-  std::size_t tallied = 0, shown_games = 0;
-  bool opened = false;
-  auto open = [&] {
-    if (std::exchange(opened, true)) return;
-    if (format == "json") {
-      fmt::print("{{\"schema\": {}, \"compared\": {}, \"games\": [", schema_json("rule-diff").dump(),
-                 against_json(o).dump());
-    } else if (format == "csv") {
-      fmt::print("{}", replay::diff_csv_header());
-    }
+  // What must agree for parts to merge (the files by content), and what the
+  // report prints of the arguments (the files as they were named).
+  auto hash_of = [](const replay::AuditOptions& a) {
+    return nlohmann::json{{"ruleset", a.ruleset ? nlohmann::json(a.ruleset->hash) : nlohmann::json(nullptr)},
+                          {"catalog", a.catalog ? nlohmann::json(a.catalog->hash()) : nlohmann::json(nullptr)}};
   };
-  job.on_record = [&](core::GameId, const replay::Record& r) {
-    if (r.tag == kTally) {
-      auto t = replay::tally_from_line(r.bytes);
-      if (!t) throw std::logic_error("a rule-diff tally that does not parse");
-      ++tallied;
-      summary.add(*t);
-      return;
-    }
-    if (r.tag != kPiece) return;
-    open();
-    if (format == "json") {
-      fmt::print("{}\n  {}", shown_games ? "," : "", r.bytes);
-    } else if (format == "jsonl") {
-      fmt::print("{}\n", r.bytes);
-    } else if (format == "csv") {
-      fmt::print("{}", r.bytes);
-    } else {
-      spool->write(r.bytes);  // text and JUnit open with the totals: printed after them
-    }
-    ++shown_games;
-  };
-  auto outcome = run_verb_job(o, std::move(job));
-  if (!outcome) return kExitError;
-  for (std::size_t i = tallied; i < outcome->games; ++i) summary.add_error();
-  const std::size_t changed = outcome->games - summary.errors() - summary.count(replay::DiffClass::Unchanged);
-  if (format == "json") {
-    open();
-    fmt::print("{}], \"summary\": {}}}\n", shown_games ? "\n" : "", summary.json().dump());
-  } else if (format == "jsonl") {
-    nlohmann::json line{{"type", "summary"}, {"schema", schema_json("rule-diff")}, {"compared", against_json(o)}};
-    line.update(summary.json());
-    fmt::print("{}\n", line.dump());
-  } else if (format == "csv") {
-    open();
-  } else if (format == "html") {
-    fmt::print("{}", summary.html_head(against_words(o)));
-    std::fflush(stdout);
-    if (auto printed = spool->print(); !printed) {
-      error_line(printed.error());
-      return kExitError;
-    }
-    fmt::print("{}", replay::DiffSummary::html_tail());
-  } else if (format == "junit") {
-    fmt::print("{}", junit_head("warlog rule-diff", outcome->games, changed, summary.errors()));
-    std::fflush(stdout);
-    if (auto printed = spool->print(); !printed) {
-      error_line(printed.error());
-      return kExitError;
-    }
-    fmt::print("{}", junit_tail());
-  } else {
-    fmt::print("{}", summary.text(against_words(o)));
-    if (!o.summary) {
-      std::string filters;
-      if (only) filters += fmt::format(" in class {}", replay::to_string(*only));
-      if (!rule.empty()) filters += fmt::format("{} whose {} findings change", filters.empty() ? "" : ",", rule);
-      fmt::print("{}\n", replay::fit(fmt::format("per game below: {} of {} changed game{}{}", shown_games, changed,
-                                                 changed == 1 ? "" : "s", filters),
-                                     80));
-      std::fflush(stdout);
-      if (auto printed = spool->print(); !printed) {
-        error_line(printed.error());
-        return kExitError;
-      }
-    }
-  }
-  if (summary.errors()) return kExitError;
-  return changed ? kExitViolations : kExitClean;
+  ShardedVerb v;
+  v.verb = "rule-diff";
+  v.args = {{"games", o.games}, {"base", hash_of(rd.base)}, {"candidate", hash_of(rd.candidate)}};
+  v.report = {{"summary", o.summary},
+              {"only", o.only},
+              {"rule", rule},
+              {"against", against_words(o)},
+              {"compared", against_json(o)}};
+  v.writer = [&o, &v] { return rule_diff_report(o.format, v.report); };
+  return run_reported(o, std::move(job), v);
 }
 
 }  // namespace warlog::cli

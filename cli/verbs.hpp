@@ -23,6 +23,8 @@ struct Options {
   std::string catalog;
   std::string ruleset;
   std::string format = "text";
+  std::string color = "auto";  // audit --color: auto, always, never (color.hpp)
+  bool format_given = false;  // audit, rule-diff: --format was given (not with --shard)
   unsigned jobs = 0;  // threads; 0: one per core
   std::uint64_t shard_index = 0;  // --shard K/N
   std::uint64_t shard_count = 0;

@@ -206,11 +206,14 @@ TEST(Cli, AuditAsJunitHasOneTestCasePerGame) {
 TEST(Cli, AShardIsAGameFilter) {
   testing::TempDir dir;
   const std::string store = "--store " + dir.store();
-  ASSERT_EQ(run("import " + store + " " + kSample).code, 0);  // game 1
-  EXPECT_NE(run("audit " + store + " --shard 1/2").out.find("game 1 "), std::string::npos);
-  const CliRun other = run("audit " + store + " --shard 0/2");
+  ASSERT_EQ(run("import " + store + " " + kSample).code, 0);  // game 1, which hashes to shard 0 of 2
+  const CliRun mine = run("audit " + store + " --shard 0/2");
+  EXPECT_EQ(mine.code, 0) << "a shard exits 0 once its part is written";
+  EXPECT_NE(mine.out.find("{\"game\":1,"), std::string::npos) << mine.out;
+  const CliRun other = run("audit " + store + " --shard 1/2");
   EXPECT_EQ(other.code, 0) << other.out;
-  EXPECT_NE(other.out.find("summary: 0 games"), std::string::npos) << other.out;
+  EXPECT_EQ(other.out.find("\"type\":\"game\""), std::string::npos) << other.out;
+  EXPECT_NE(other.out.find("{\"games\":0,\"type\":\"end\"}"), std::string::npos) << other.out;
   EXPECT_EQ(run("audit " + store + " --shard 2/2").code, 2);
   EXPECT_EQ(run("audit " + store + " --shard x").code, 2);
 }
