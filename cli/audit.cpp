@@ -132,7 +132,7 @@ class AuditReport {
 
 }  // namespace
 
-Expected<Report> audit_report(const std::string& format, bool color, const nlohmann::json& report) {
+Expected<Report> audit_report(const std::string& format, bool color, const nlohmann::json& args) {
   const auto& formats = part_formats("audit");
   if (std::find(formats.begin(), formats.end(), format) == formats.end()) {
     return make_error(ErrorCode::InvalidArgument,
@@ -140,7 +140,7 @@ Expected<Report> audit_report(const std::string& format, bool color, const nlohm
   }
   auto spool = Spool::make();
   if (!spool) return tl::unexpected(spool.error());
-  auto report = std::make_shared<AuditReport>(format, color, report.value("require_signed", false), std::move(*spool));
+  auto report = std::make_shared<AuditReport>(format, color, args.value("require_signed", false), std::move(*spool));
   return Report{[report](const GameEntry& e) { report->game(e); },
                 [report](std::size_t games) { return report->finish(games); }};
 }
