@@ -145,6 +145,9 @@ struct ActionText {
 void print_header(std::string& out, const GameCreated& g) {
   out += fmt::format("[Title {}]\n", quote(g.title));
   out += fmt::format("[Date {}]\n", quote(g.date));
+  if (!g.event.empty()) out += fmt::format("[Event {}]\n", quote(g.event));
+  if (g.round != 0) out += fmt::format("[Round {}]\n", g.round);
+  if (g.table != 0) out += fmt::format("[Table {}]\n", g.table);
   if (!g.ruleset_hash.empty()) out += fmt::format("[Ruleset {}]\n", quote(g.ruleset_hash));
   if (!g.catalog_hash.empty()) out += fmt::format("[Catalog {}]\n", quote(g.catalog_hash));
   out += fmt::format("[Board \"{}x{}\"]\n", static_cast<int>(g.cols), static_cast<int>(g.rows));

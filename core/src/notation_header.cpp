@@ -15,7 +15,7 @@ namespace {
 
 const std::vector<std::string_view> kTagNames = {"Title",     "Date",  "Ruleset", "Catalog", "Board",
                                                   "Seat1",     "Seat2", "Army1",   "Army2",   "Orders1",
-                                                  "Orders2",   "Territory"};
+                                                  "Orders2",   "Territory", "Event", "Round", "Table"};
 
 std::string lowercase(std::string_view s) {
   std::string out(s);
@@ -65,7 +65,8 @@ void Parser::tag(Cursor& c) {
     seat = static_cast<Seat>(n - 1);
   }
 
-  const bool single = key == "title" || key == "date" || key == "ruleset" || key == "catalog" || key == "board";
+  const bool single = key == "title" || key == "date" || key == "ruleset" || key == "catalog" || key == "board" ||
+                      key == "event" || key == "round" || key == "table";
   if (single) {
     if (std::find(single_tags_seen.begin(), single_tags_seen.end(), key) != single_tags_seen.end()) {
       fail(name, "each tag once", fmt::format("[{}] is already set above", name.text));
@@ -77,6 +78,14 @@ void Parser::tag(Cursor& c) {
     created.title = text(c, "the title");
   } else if (key == "date") {
     created.date = text(c, "the date, as in \"2026-03-14\",");
+  } else if (key == "event") {
+    // An event's game (warlog serve round open): [Event "Old Mill Open"],
+    // [Round 2], [Table 7]; docs/notation.md › Header tags.
+    created.event = text(c, "the event's name");
+  } else if (key == "round") {
+    created.round = static_cast<std::uint16_t>(integer(c, "the round, a number from 1", 1, 65535));
+  } else if (key == "table") {
+    created.table = static_cast<std::uint16_t>(integer(c, "the table, a number from 1", 1, 65535));
   } else if (key == "ruleset") {
     game.ruleset_ref = text(c, "a ruleset path or hash");
   } else if (key == "catalog") {
@@ -122,7 +131,8 @@ void Parser::tag(Cursor& c) {
     deck_tag(c, seat, base == "orders");
   } else {
     const std::string best = closest_word(name.text, kTagNames);
-    fail(name, "a tag: Title, Date, Ruleset, Catalog, Board, Seat1, Seat2, Territory, Army1, Army2, Orders1 or Orders2",
+    fail(name, "a tag: Title, Date, Ruleset, Catalog, Board, Seat1, Seat2, Territory, Army1, Army2, Orders1, Orders2, "
+               "Event, Round or Table",
          best.empty() ? std::string{} : fmt::format("did you mean [{}]?", best));
   }
   if (!c.accept(Tok::RBracket)) fail(c.peek(), "']' to close the tag");
