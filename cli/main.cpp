@@ -208,6 +208,10 @@ int main(int argc, char** argv) {
   // `warlog serve STORE`, joins this group from its own branch.
   CLI::App* serve = app.add_subcommand("serve", "Run an event: decklists, rounds from pairings, results, certificates");
   serve->require_subcommand(1);
+  serve->footer("Running an event (docs/server.md section 7): serve decks registers the decklists, serve round open\n"
+                "creates a round's games from pairings, serve results writes its results, serve cert makes a venue's\n"
+                "certificates. Exit 0 on success, 1 when serve decks refuses a decklist, 2 on error (each verb's help\n"
+                "says more).");
   EventArgs event_args;
   add_event_verbs(*serve, event_args);
 

@@ -165,6 +165,8 @@ void add_event_verbs(CLI::App& serve, EventArgs& a) {
 
   CLI::App* round = serve.add_subcommand("round", "Open a round of the event");
   round->require_subcommand(1);
+  round->footer("serve round open STORE --round R --pairings FILE.csv creates the round's games, one per table.\n"
+                "Exit 0 when the round is open, 2 on error.");
   CLI::App* open = round->add_subcommand("open", "Create one game per table from a pairings CSV");
   open->add_option("store", a.store, "Store directory")->required();
   open->add_option("--round", a.round, "The round's number, from 1")->required()->check(CLI::Range(1, 65535));
