@@ -8,6 +8,7 @@
 #include "trust.hpp"
 #include "manners.hpp"
 #include "merge.hpp"
+#include "serve_event.hpp"
 #include "verbs.hpp"
 
 int main(int argc, char** argv) {
@@ -37,7 +38,9 @@ int main(int argc, char** argv) {
       "  warlog sign --game 1 --key KEYFILE --signer NAME   sign a game (keygen makes the key)\n"
       "  warlog trust add 'Head Judge' judge.pub            trust a key; verify then names its signer\n"
       "  warlog generate --games 100 --seed 1    random legal games, for scale tests\n"
-      "  warlog backup /mnt/copies/store         a verified copy of the store, while it is in use\n"      "  warlog audit --shard 0/8 > part-0.jsonl one of 8 shards; warlog merge part-*.jsonl joins them\n"
+      "  warlog backup /mnt/copies/store         a verified copy of the store, while it is in use\n"
+      "  warlog audit --shard 0/8 > part-0.jsonl one of 8 shards; warlog merge part-*.jsonl joins them\n"
+      "  warlog serve round open S --round 1 --pairings r1.csv   a round's games, one per table\n"
       "Run 'warlog help VERB' (or 'warlog VERB --help') for a verb's options and exit codes.");
 
   Options opts;
@@ -238,6 +241,17 @@ int main(int argc, char** argv) {
   TrustArgs trust_args;  // cli/trust.cpp
   CLI::App* trust = add_trust(app, trust_args);
 
+  // warlog serve: the event's verbs (cli/serve_event.cpp); the server itself,
+  // `warlog serve STORE`, joins this group from its own branch.
+  CLI::App* serve = app.add_subcommand("serve", "Run an event: decklists, rounds from pairings, results, certificates");
+  serve->require_subcommand(1);
+  serve->footer("Running an event (docs/server.md section 7): serve decks registers the decklists, serve round open\n"
+                "creates a round's games from pairings, serve results writes its results, serve cert makes a venue's\n"
+                "certificates. Exit 0 on success, 1 when serve decks refuses a decklist, 2 on error (each verb's help\n"
+                "says more).");
+  EventArgs event_args;
+  add_event_verbs(*serve, event_args);
+
   add_manners(app);  // cli/manners.cpp: --version, help VERB, one-line errors with suggestions; last
 
   if (auto answered = answer_before_parse(app, argc, argv)) return *answered;
@@ -273,6 +287,7 @@ int main(int argc, char** argv) {
     if (*keygen) return run_keygen(signing_args);
     if (*sign) return run_sign(signing_args);
     if (*trust) return run_trust(trust_args);
+    if (*serve) return run_event_verbs(event_args);
   } catch (const std::exception& e) {
     // Only a bug in warlog gets here: say so in one line, never a trace.
     fmt::print(stderr, "warlog: internal error: {}\n", e.what());

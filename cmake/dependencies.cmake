@@ -8,6 +8,8 @@ find_package(nlohmann_json CONFIG REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)
 pkg_check_modules(LMDB REQUIRED IMPORTED_TARGET lmdb)
 pkg_check_modules(SODIUM REQUIRED IMPORTED_TARGET libsodium)
+# warlog serve cert: a venue's certificate authority (tournament/src/cert.cpp), X509 API
+find_package(OpenSSL REQUIRED)
 # warlog record's line editing: libedit (BSD) through its readline-compatible interface
 pkg_check_modules(LIBEDIT REQUIRED IMPORTED_TARGET libedit)
 if(WARLOG_BUILD_TESTS)

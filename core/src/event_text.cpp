@@ -27,6 +27,7 @@ class TextChecker {
     text("catalog_hash", p.catalog_hash);
     for (std::size_t i = 0; i < p.seats.size(); ++i) text("seats", p.seats[i].player, i, ".player");
     for (std::size_t i = 0; i < p.territories.size(); ++i) text("territories", p.territories[i].card, i, ".card");
+    text("event", p.event);
   }
   void operator()(const ArmyRegistered& p) {
     counts("army", p.army);

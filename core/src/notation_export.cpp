@@ -151,6 +151,9 @@ void print_header(std::string& out, const GameCreated& g) {
   // A game created live is known by its uuid (issue 14): dropping it would
   // make the re-import another game.
   if (!g.game_uuid.empty()) out += fmt::format("[GameUuid \"{}\"]\n", hex_of(g.game_uuid));
+  if (!g.event.empty()) out += fmt::format("[Event {}]\n", quote(g.event));
+  if (g.round != 0) out += fmt::format("[Round {}]\n", g.round);
+  if (g.table != 0) out += fmt::format("[Table {}]\n", g.table);
   if (!g.ruleset_hash.empty()) out += fmt::format("[Ruleset {}]\n", quote(g.ruleset_hash));
   if (!g.catalog_hash.empty()) out += fmt::format("[Catalog {}]\n", quote(g.catalog_hash));
   out += fmt::format("[Board \"{}x{}\"]\n", static_cast<int>(g.cols), static_cast<int>(g.rows));

@@ -13,12 +13,13 @@ namespace warlog::core::notation {
 
 namespace {
 
-const std::vector<std::string_view> kTagNames = {"Title",   "Date",    "Ruleset",   "Catalog", "Board",
-                                                  "Seat1",   "Seat2",   "Army1",     "Army2",   "Orders1",
-                                                  "Orders2", "Territory", "GameUuid", "Recorded"};
+const std::vector<std::string_view> kTagNames = {"Title",   "Date",    "Ruleset",   "Catalog",  "Board",
+                                                  "Seat1",   "Seat2",   "Army1",     "Army2",    "Orders1",
+                                                  "Orders2", "Territory", "GameUuid", "Recorded", "Event",
+                                                  "Round",   "Table"};
 constexpr std::string_view kTagList =
-    "a tag: Title, Date, Ruleset, Catalog, Board, Seat1, Seat2, Territory, Army1, Army2, Orders1, Orders2, GameUuid "
-    "or Recorded";
+    "a tag: Title, Date, Ruleset, Catalog, Board, Seat1, Seat2, Territory, Army1, Army2, Orders1, Orders2, GameUuid, "
+    "Recorded, Event, Round or Table";
 
 int hex_digit(char ch) {
   if (ch >= '0' && ch <= '9') return ch - '0';
@@ -76,7 +77,8 @@ void Parser::tag(Cursor& c) {
   }
 
   const bool single = key == "title" || key == "date" || key == "ruleset" || key == "catalog" || key == "board" ||
-                      key == "gameuuid" || key == "recorded";
+                      key == "gameuuid" || key == "recorded" || key == "event" || key == "round" ||
+                      key == "table";
   if (single) {
     if (std::find(single_tags_seen.begin(), single_tags_seen.end(), key) != single_tags_seen.end()) {
       fail(name, "each tag once", fmt::format("[{}] is already set above", name.text));
@@ -88,6 +90,14 @@ void Parser::tag(Cursor& c) {
     created.title = text(c, "the title");
   } else if (key == "date") {
     created.date = text(c, "the date, as in \"2026-03-14\",");
+  } else if (key == "event") {
+    // An event's game (warlog serve round open): [Event "Old Mill Open"],
+    // [Round 2], [Table 7]; docs/notation.md › Header tags.
+    created.event = text(c, "the event's name");
+  } else if (key == "round") {
+    created.round = static_cast<std::uint16_t>(integer(c, "the round, a number from 1", 1, 65535));
+  } else if (key == "table") {
+    created.table = static_cast<std::uint16_t>(integer(c, "the table, a number from 1", 1, 65535));
   } else if (key == "ruleset") {
     game.ruleset_ref = text(c, "a ruleset path or hash");
   } else if (key == "catalog") {

@@ -164,6 +164,11 @@ struct GameCreated {
   cols @6 :Int8 = 5;        # battlefield size
   rows @7 :Int8 = 4;
   gameUuid @8 :Data;        # 16 random bytes for a game created live; empty when imported
+  # A game of an event (warlog serve round open): its name, round and table;
+  # empty and 0 otherwise, so other games' canonical bytes are unchanged.
+  event @9 :Text;
+  round @10 :UInt16;
+  table @11 :UInt16;
 }
 
 # Setup: a seat's Army Deck, and the Claw Empire's Orders Deck beside it.

@@ -79,6 +79,9 @@ core::GameCreated read(cs::GameCreated::Reader r) {
   p.rows = r.getRows();
   const auto uuid = r.getGameUuid();
   p.game_uuid.assign(reinterpret_cast<const char*>(uuid.begin()), uuid.size());
+  p.event = str(r.getEvent());
+  p.round = r.getRound();
+  p.table = r.getTable();
   return p;
 }
 

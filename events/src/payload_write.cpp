@@ -88,6 +88,11 @@ void put(Union u, const core::GameCreated& p) {
   if (!p.game_uuid.empty()) {
     b.setGameUuid(capnp::Data::Reader(reinterpret_cast<const kj::byte*>(p.game_uuid.data()), p.game_uuid.size()));
   }
+  // Set only when given: an unset Text and zeros leave the canonical bytes
+  // of every game recorded before these fields existed as they were.
+  if (!p.event.empty()) b.setEvent(text(p.event));
+  b.setRound(p.round);
+  b.setTable(p.table);
 }
 
 void put(Union u, const core::ArmyRegistered& p) {

@@ -129,6 +129,9 @@ struct ToJson {
                 {"catalog_hash", p.catalog_hash}, {"seats", seats}, {"territories", territories},
                 {"cols", p.cols},           {"rows", p.rows}};
     if (!p.game_uuid.empty()) out["game_uuid"] = hex_of(p.game_uuid);  // set live only
+    if (!p.event.empty()) out["event"] = p.event;  // an event's game only (tournament/)
+    if (p.round != 0) out["round"] = p.round;
+    if (p.table != 0) out["table"] = p.table;
     return out;
   }
   json operator()(const ArmyRegistered& p) const {
@@ -204,6 +207,9 @@ void read(const json& j, GameCreated& p) {
   p.cols = j.at("cols").get<std::int8_t>();
   p.rows = j.at("rows").get<std::int8_t>();
   if (j.contains("game_uuid")) p.game_uuid = bytes_of_hex(j.at("game_uuid").get<std::string>());
+  if (j.contains("event")) p.event = j.at("event").get<std::string>();
+  if (j.contains("round")) p.round = j.at("round").get<std::uint16_t>();
+  if (j.contains("table")) p.table = j.at("table").get<std::uint16_t>();
 }
 void read(const json& j, ArmyRegistered& p) {
   p.seat = seat_from(j.at("seat"));

@@ -79,7 +79,7 @@ TEST(CodecRoundTrip, ExtremeValues) {
       make_event(1, 1, core::Phase::Muster, 1,
                  core::CardsDrawn{{std::string("nul\0inside", 10), "\xff\xfe not UTF-8"}}),
       make_event(2, 1, core::Phase::Muster, 1,
-                 core::GameCreated{"", "", "", "", {}, {}, -128, 127, std::string(16, '\0')}),
+                 core::GameCreated{"", "", "", "", {}, {}, -128, 127, std::string(16, '\0'), "", 65535, 65535}),
   };
   for (const auto& ev : events) {
     SCOPED_TRACE("payload index " + std::to_string(ev.payload.index()));

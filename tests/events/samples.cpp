@@ -16,7 +16,10 @@ std::vector<core::Event> sample_events() {
                   {{"Old Mill", {2, 1}}, {"Ford", {0, 3}}},
                   6,
                   7,
-                  std::string("\x5a\x01\xc3\x10live-uuid-16", 16)}));
+                  std::string("\x5a\x01\xc3\x10live-uuid-16", 16),
+                  "Spring League",  // a game of an event (warlog serve round open)
+                  3,
+                  2}));
   v.push_back(make_event(1, 0, P::Setup, 1,
                          ArmyRegistered{1,
                                         {{"Pikeman", 3}, {"Longbow", 2}, {"Sapper", -1}},

@@ -53,6 +53,12 @@ struct GameCreated {
   // 16 random bytes when the game is created live; empty for an imported
   // game. Part of event 0's canonical bytes, hence of the game's identity.
   std::string game_uuid;
+  // A game of an event run with `warlog serve round open` (tournament/):
+  // the event's name, the round and the table. Empty and 0 for any other
+  // game; like the title, part of event 0's bytes, so verify covers them.
+  std::string event;
+  std::uint16_t round = 0;
+  std::uint16_t table = 0;
   friend bool operator==(const GameCreated&, const GameCreated&) = default;
 };
 
