@@ -81,6 +81,7 @@ int main(int argc, char** argv) {
                 "and exit 2; the other games are still audited and reported.\n"
                 "Corrections (void, backup: docs/warlog-rules.md) are notes; the events they strike are listed\n"
                 "after the findings as ~~Event~~ with who struck them and why, and their findings are notes.\n"
+                "A finding found after the event it concerns says so (\"concerning seq N\"; JSON: \"concerns\").\n"
                 "A progress line with rate and ETA is shown when stderr is a terminal.");
 
   CLI::App* diff = app.add_subcommand("rule-diff", "Re-audit games under a changed ruleset or card list: what changes");

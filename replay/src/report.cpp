@@ -19,12 +19,16 @@ std::string seats_line(const GameSummary& g) {
   return out;
 }
 
+std::string concerning(const core::Finding& f) {
+  return f.concerns != f.seq ? fmt::format(", concerning seq {}", f.concerns) : std::string();
+}
+
 std::string finding_text(const LocatedFinding& f, const std::vector<core::SeatSetup>& seats) {
   const std::string who = f.seat < seats.size() ? seats[f.seat].player : std::string("-");
-  return fmt::format("  seq {:>4}  turn {:>2} {:<9} {:<10} {} {} ({})\n            {}\n            [{}]\n",
+  return fmt::format("  seq {:>4}  turn {:>2} {:<9} {:<10} {} {} ({}){}\n            {}\n            [{}]\n",
                      f.finding.seq, f.turn, core::to_string(f.phase), who, f.finding.rule_id,
-                     core::to_string(f.finding.severity), core::to_string(f.finding.basis), f.finding.message,
-                     f.citation);
+                     core::to_string(f.finding.severity), core::to_string(f.finding.basis), concerning(f.finding),
+                     f.finding.message, f.citation);
 }
 
 std::string audit_text(const GameAudit& audit) {
@@ -44,6 +48,7 @@ std::string audit_text(const GameAudit& audit) {
 
 nlohmann::json finding_json(const LocatedFinding& f) {
   return {{"seq", f.finding.seq},
+          {"concerns", f.finding.concerns},
           {"turn", f.turn},
           {"phase", core::to_string(f.phase)},
           {"seat", f.seat == core::kNoSeat ? 0 : f.seat + 1},
