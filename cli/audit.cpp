@@ -40,6 +40,7 @@ int run_audit(const Options& o) {
     }
     rule = std::string(r->id);
   }
+  ao->rests_on = o.rests_on;
   const std::string format = o.format;
   const bool pieces = !o.summary || format == "junit";
   auto spool = Spool::make();
@@ -59,9 +60,25 @@ int run_audit(const Options& o) {
       if (format == "junit") box.put(kPiece, junit_case(fmt::format("game {}", id), "", "", ""));
       return;  // counted as an error by the missing tally
     }
-    std::erase_if(r->findings, [&](const replay::LocatedFinding& f) {
+    // The findings chosen, and with them what each rests on (kept in step).
+    const auto left_out = [&](const replay::LocatedFinding& f) {
       return f.finding.severity > floor || (!rule.empty() && f.finding.rule_id != rule);
-    });
+    };
+    if (r->rests_on && r->rests_on->findings.size() == r->findings.size()) {
+      std::size_t kept = 0;
+      for (std::size_t i = 0; i < r->findings.size(); ++i) {
+        if (left_out(r->findings[i])) continue;
+        if (kept != i) {  // never moved onto itself, which would empty it
+          r->findings[kept] = std::move(r->findings[i]);
+          r->rests_on->findings[kept] = std::move(r->rests_on->findings[i]);
+        }
+        ++kept;
+      }
+      r->findings.resize(kept);
+      r->rests_on->findings.resize(kept);
+    } else {
+      std::erase_if(r->findings, left_out);
+    }
     box.put(kTally, tally({r->game.events, r->violations(), r->findings.size() - r->violations()}));
     if (!pieces || (quiet && r->findings.empty() && format != "junit")) return;
     if (format == "json") {

@@ -71,6 +71,10 @@ int main(int argc, char** argv) {
   audit->add_option("--shard", opts.shard, "Only games whose id % N == K, as K/N: one machine's share");
   audit->add_flag("--times", opts.times,
                   "Also show the recorded time of each turn and phase part (for slow-play claims); JSON: \"times\"");
+  audit->add_flag("--rests-on", opts.rests_on,
+                  "Also show which findings and which result rest on an earlier violation: each of the first 16\n"
+                  "violations' events is skipped and the game folded again from there (up to 17 folds a game);\n"
+                  "JSON: \"rests_on\" on each finding and the game");
   audit->footer("Each finding names its rule, severity and basis: written (a rules document), assumed (a page not\n"
                 "published yet) or warlog (the log's own consistency, docs/warlog-rules.md); `warlog rules ID` says more.\n"
                 "--severity and --rule choose the findings reported, counted and exited on; --quiet leaves out\n"
@@ -82,6 +86,8 @@ int main(int argc, char** argv) {
                 "Corrections (void, backup: docs/warlog-rules.md) are notes; the events they strike are listed\n"
                 "after the findings as ~~Event~~ with who struck them and why, and their findings are notes.\n"
                 "A finding found after the event it concerns says so (\"concerning seq N\"; JSON: \"concerns\").\n"
+                "With --rests-on, a finding or the result that the fold gives only because of an earlier\n"
+                "violation says which (\"rests on the violation at seq N\"; JSON: \"rests_on\").\n"
                 "A progress line with rate and ETA is shown when stderr is a terminal.");
 
   CLI::App* diff = app.add_subcommand("rule-diff", "Re-audit games under a changed ruleset or card list: what changes");
