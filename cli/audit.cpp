@@ -166,6 +166,7 @@ int run_audit(const Options& o) {
     }
     rule = std::string(r->id);
   }
+  ao->rests_on = o.rests_on;
   const std::vector<std::string> formats = piece_formats(o, "audit");
   auto keyring = open_keyring(o.keyring, o.store, false);
   if (!keyring) {
@@ -186,9 +187,25 @@ int run_audit(const Options& o) {
       }
       return;  // counted as an error by the missing tally
     }
-    std::erase_if(r->findings, [&](const replay::LocatedFinding& f) {
+    // The findings chosen, and with them what each rests on (kept in step).
+    const auto left_out = [&](const replay::LocatedFinding& f) {
       return f.finding.severity > floor || (!rule.empty() && f.finding.rule_id != rule);
-    });
+    };
+    if (r->rests_on && r->rests_on->findings.size() == r->findings.size()) {
+      std::size_t kept = 0;
+      for (std::size_t i = 0; i < r->findings.size(); ++i) {
+        if (left_out(r->findings[i])) continue;
+        if (kept != i) {  // never moved onto itself, which would empty it
+          r->findings[kept] = std::move(r->findings[i]);
+          r->rests_on->findings[kept] = std::move(r->rests_on->findings[i]);
+        }
+        ++kept;
+      }
+      r->findings.resize(kept);
+      r->rests_on->findings.resize(kept);
+    } else {
+      std::erase_if(r->findings, left_out);
+    }
     // Who attests the events just folded: audit read them through the
     // chain check (a broken game is no audit), so the chain holds here.
     auto trust = trust_report(archive, id, ring);
@@ -251,6 +268,7 @@ int run_audit(const Options& o) {
             {"quiet", o.quiet},
             {"summary", o.summary},
             {"times", o.times},
+            {"rests_on", o.rests_on},
             {"require_signed", o.require_signed}};
   v.report = nlohmann::json{{"require_signed", o.require_signed}};
   v.writer = [&o, report = v.report] { return audit_report(o.format, use_color(o.color), report); };

@@ -85,6 +85,10 @@ int main(int argc, char** argv) {
                                                "~/.config/warlog/keyring; see warlog trust)");
   audit->add_flag("--require-signed", opts.require_signed,
                   "Exit 1 for any game not signed as it stands by a trusted key (as verify)");
+  audit->add_flag("--rests-on", opts.rests_on,
+                  "Also show which findings and which result rest on an earlier violation: each of the first 16\n"
+                  "violations' events is skipped and the game folded again from there (up to 17 folds a game);\n"
+                  "JSON: \"rests_on\" on each finding and the game");
   audit->footer("Each finding names its rule, severity and basis: written (a rules document), assumed (a page not\n"
                 "published yet) or warlog (the log's own consistency, docs/warlog-rules.md); `warlog rules ID` says more.\n"
                 "--severity and --rule choose the findings reported, counted and exited on; --quiet leaves out\n"
@@ -104,6 +108,9 @@ int main(int argc, char** argv) {
                 "(JSON: \"trust\"; JUnit: <system-out>); the summary counts the games a trusted key signed as they\n"
                 "stand. A signature that fails (INVALID, a signed state VANISHED, a signed ruling that does not\n"
                 "hold) or, with --require-signed, a game without a current trusted signature also exits 1.\n"
+                "A finding found after the event it concerns says so (\"concerning seq N\"; JSON: \"concerns\").\n"
+                "With --rests-on, a finding or the result that the fold gives only because of an earlier\n"
+                "violation says which (\"rests on the violation at seq N\"; JSON: \"rests_on\").\n"
                 "A progress line with rate and ETA is shown when stderr is a terminal.");
 
   CLI::App* diff = app.add_subcommand("rule-diff", "Re-audit games under a changed ruleset or card list: what changes");

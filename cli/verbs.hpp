@@ -46,6 +46,7 @@ struct Options {
   bool quiet = false;    // audit --quiet: only games with findings
   std::string severity;  // audit --severity LEVEL: findings at least this severe
   bool times = false;      // audit --times
+  bool rests_on = false;   // audit --rests-on
 };
 
 int run_import(const Options& o);

@@ -94,6 +94,14 @@ std::string check_invariants(const GameState& s) {
   for (const auto& t : s.territories) {
     if (t.controller != kNoSeat && t.controller >= kSeatCount) return "a Territory's controller is no seat";
     if (s.created && !s.on_grid(t.space)) return "a Territory is off the battlefield";
+    if (t.beneath < 0) return "a Territory has fewer than no cards beneath it";
+    if (t.final_due && s.final_turn == 0) return "a Territory is due in a final turn that is not granted";
+  }
+  // A placement names a Territory: its index is used as given.
+  for (const PlacedBeneath& p : s.placed_this_turn) {
+    if (p.territory < 0 || static_cast<std::size_t>(p.territory) >= s.territories.size()) {
+      return "a Troop lies beneath no Territory of the game";
+    }
   }
   if (!s.created) return s.grid.empty() ? "" : "grid exists before GameCreated";
   if (s.cols <= 0 || s.rows <= 0) return "battlefield has no spaces";

@@ -20,12 +20,24 @@ int vitality_left(const Game& g, Space sp) {
 }
 
 // Records some of the defeats the fold derived since `before` (TroopDefeated
-// is a consequence, checked, never needed).
+// is a consequence, checked, never needed), and every one beside several
+// Territories, with the Territory the table chose (rulings R-071).
 void record_defeats(Game& g, Seat seat, std::size_t before) {
   const std::vector<Space> defeated(g.state.defeated_this_turn.begin() + static_cast<std::ptrdiff_t>(before),
                                     g.state.defeated_this_turn.end());
   for (Space sp : defeated) {
-    if (g.rng.chance(35)) (void)g.emit(seat, TroopDefeated{sp});
+    std::vector<Space> beside;
+    for (const PlacedBeneath& p : g.state.placed_this_turn) {
+      if (!(p.troop == sp) || p.beside < 2 || p.chosen) continue;
+      for (const TerritoryState& t : g.state.territories) {
+        if (adjacent(t.space, sp)) beside.push_back(t.space);
+      }
+    }
+    if (!beside.empty()) {
+      (void)g.emit(seat, TroopDefeated{sp, beside[static_cast<std::size_t>(g.rng.below(static_cast<int>(beside.size())))]});
+    } else if (g.rng.chance(35)) {
+      (void)g.emit(seat, TroopDefeated{sp, Space{}});
+    }
   }
 }
 

@@ -123,7 +123,15 @@ Payload ability(Parser& p, Cursor& c) {
 Payload burrow(Parser& p, Cursor& c) { return TroopBurrowed{p.space(c)}; }
 Payload unburrow(Parser& p, Cursor& c) { return TroopUnburrowed{p.space(c)}; }
 Payload lost(Parser& p, Cursor& c) { return TroopLost{p.space(c)}; }
-Payload defeated(Parser& p, Cursor& c) { return TroopDefeated{p.space(c)}; }
+// defeated SP [beneath SP]: the Territory the table chose for it.
+Payload defeated(Parser& p, Cursor& c) {
+  TroopDefeated out{p.space(c), Space{}};
+  if (c.at_word("beneath")) {
+    c.next();
+    out.beneath = p.space(c);
+  }
+  return out;
+}
 Payload control(Parser& p, Cursor& c) { return TerritoryControlTaken{p.space(c)}; }
 Payload fled(Parser& p, Cursor& c) { return TroopFled{p.space(c)}; }
 Payload decline(Parser&, Cursor&) { return ChargeDeclined{}; }

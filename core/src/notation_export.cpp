@@ -107,7 +107,9 @@ struct ActionText {
     return out;
   }
   std::string operator()(const TroopLost& p) const { return "lost " + sp(p.space); }
-  std::string operator()(const TroopDefeated& p) const { return "defeated " + sp(p.space); }
+  std::string operator()(const TroopDefeated& p) const {
+    return "defeated " + sp(p.space) + (p.beneath.valid() ? " beneath " + sp(p.beneath) : std::string());
+  }
   std::string operator()(const LostTroopRecovered& p) const {
     std::string out = fmt::format("recover {} {}", sp(p.space), p.mode == Recovery::Pay ? "pay" : "reshuffle");
     if (p.to.valid()) out += " " + sp(p.to);

@@ -21,8 +21,8 @@ struct Option {
   std::variant<int Ruleset::*, bool Ruleset::*, std::string Ruleset::*> field;
 };
 
-const std::array<Option, 37>& options() {
-  static const std::array<Option, 37> kOptions{{
+const std::array<Option, 39>& options() {
+  static const std::array<Option, 39> kOptions{{
       {"ruleset", "name", &Ruleset::name},
       {"ruleset", "version", &Ruleset::version},
       {"deck", "min", &Ruleset::deck_min},
@@ -57,6 +57,8 @@ const std::array<Option, 37>& options() {
       {"rulings", "favor_when_preempted", &Ruleset::favor_when_preempted},
       {"rulings", "favor_same_turn", &Ruleset::favor_same_turn},
       {"rulings", "rarity_per_deck", &Ruleset::rarity_per_deck},
+      {"rulings", "beneath_first_territory", &Ruleset::beneath_first_territory},
+      {"rulings", "threshold_most_territories", &Ruleset::threshold_most_territories},
       {"visibility", "homeland_hidden", &Ruleset::homeland_hidden},
       {"ruleset", "description", static_cast<std::string Ruleset::*>(nullptr)},
       {"ruleset", "based_on", static_cast<std::string Ruleset::*>(nullptr)},

@@ -159,8 +159,21 @@ std::string to_text(const GameState& s) {
        s.charger == kNoSeat ? 0 : s.charger + 1, s.last_combat_morale);
   line("shotte: {} shots, alternation broken {}; charge defenders struck {}, vacated {}", s.shotte_seats.size(),
        s.shotte_alternation_broken, s.defenders_struck.size(), s.vacated_this_charge.size());
-  line("end: final_turn {} territory {} winner {} victory {} decided_at {} checked {}", s.final_turn,
-       s.final_territory, s.winner == kNoSeat ? 0 : s.winner + 1, s.victory ? static_cast<int>(*s.victory) : -1,
+  // "territory" is the first Territory the final turn answers, -1 for none
+  // (its one Territory before R-072: the text, and so the digests, of a game
+  // with one Territory at its Threshold did not change); the others follow.
+  int first_due = -1;
+  std::string also;
+  for (std::size_t i = 0; i < s.territories.size(); ++i) {
+    if (!s.territories[i].final_due) continue;
+    if (first_due < 0) {
+      first_due = static_cast<int>(i);
+    } else {
+      also += fmt::format(" also {}", i);
+    }
+  }
+  line("end: final_turn {} territory {}{} winner {} victory {} decided_at {} checked {}", s.final_turn,
+       first_due, also, s.winner == kNoSeat ? 0 : s.winner + 1, s.victory ? static_cast<int>(*s.victory) : -1,
        s.decided_at ? static_cast<long long>(*s.decided_at) : -1LL, s.win_checked_this_turn);
   for (std::size_t i = 0; i < s.seats.size(); ++i) {
     const SeatState& seat = s.seats[i];

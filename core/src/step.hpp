@@ -128,6 +128,10 @@ void check_every_combat(const Step& st);
 
 // Attrition › 2 and › 4 (rules/attrition.cpp).
 void check_supremacy(const Step& st);
+// Reports the Troops destroyed beside several Territories this turn whose
+// Territory the log never named (LOG.beneath, R-071); at TurnStarted and
+// GameEnded, before the Threshold is counted.
+void settle_placements(const Step& st);
 void end_of_turn(const Step& st);
 
 // Checks that close a seat's part of a phase (e.g. it drew exactly 2).

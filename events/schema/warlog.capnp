@@ -280,6 +280,7 @@ struct TroopLost {
 # A Troop defeated, as recorded; the fold derives and checks it.
 struct TroopDefeated {
   space @0 :Space;
+  beneath @1 :Space;        # the Territory chosen for it (rulings R-071); absent = not said
 }
 
 # A Lost Troop recovered, by paying (to a Vanguard space) or by reshuffling.
@@ -407,6 +408,17 @@ struct Snapshot {
     space @1 :Space;
     beneath @2 :Int32;
     controller @3 :UInt8 = 255;
+    finalDue @4 :Bool;           # to be answered in the final turn (rulings R-072)
+  }
+
+  # A Troop put beneath a Territory this turn (rulings R-071).
+  struct Placement {
+    card @0 :Text;
+    troop @1 :Space;
+    territory @2 :Int8 = -1;     # index into territories, checked on use
+    beside @3 :Int8;
+    chosen @4 :Bool;
+    at @5 :UInt64;
   }
 
   struct State {
@@ -443,7 +455,7 @@ struct Snapshot {
     winCheckedThisTurn @27 :Bool;
     # Ending
     finalTurn @28 :UInt16;
-    finalTerritory @29 :Int32 = -1;
+    finalTerritory @29 :Int32 = -1;  # superseded by Territory.finalDue: the first due, for older readers
     winner @30 :UInt8 = 255;
     hasVictory @31 :Bool;
     victory @32 :Victory;
@@ -452,5 +464,6 @@ struct Snapshot {
     playAfterEndReported @35 :Bool;
     moraleChecked @36 :Bool;     # this turn's Morale Check is recorded
     partStarted @37 :UInt64;     # the PhaseStarted that opened the part under way
+    placedThisTurn @38 :List(Placement);
   }
 }

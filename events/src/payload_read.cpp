@@ -142,7 +142,9 @@ core::CombatResolved read(cs::CombatResolved::Reader r) {
   return p;
 }
 core::TroopLost read(cs::TroopLost::Reader r) { return {read_space(r.getSpace())}; }
-core::TroopDefeated read(cs::TroopDefeated::Reader r) { return {read_space(r.getSpace())}; }
+core::TroopDefeated read(cs::TroopDefeated::Reader r) {
+  return {read_space(r.getSpace()), r.hasBeneath() ? read_space(r.getBeneath()) : core::Space{}};
+}
 
 // --- Attrition Phase -------------------------------------------------------
 core::LostTroopRecovered read(cs::LostTroopRecovered::Reader r) {

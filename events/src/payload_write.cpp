@@ -172,7 +172,9 @@ void put(Union u, const core::CombatResolved& p) {
 }
 void put(Union u, const core::TroopLost& p) { write_space(u.initTroopLost().initSpace(), p.space); }
 void put(Union u, const core::TroopDefeated& p) {
-  write_space(u.initTroopDefeated().initSpace(), p.space);
+  auto d = u.initTroopDefeated();
+  write_space(d.initSpace(), p.space);
+  if (p.beneath.valid()) write_space(d.initBeneath(), p.beneath);
 }
 
 // --- Attrition Phase -------------------------------------------------------

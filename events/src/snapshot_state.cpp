@@ -37,7 +37,8 @@ static_assert(field_count<core::SeatState>() == 26, "SeatState changed: encode t
 static_assert(field_count<core::Troop>() == 7, "Troop changed: encode the new field here and in Snapshot.Troop");
 static_assert(field_count<core::HeldCard>() == 2, "HeldCard changed: encode it here and in Snapshot.HeldCard");
 static_assert(field_count<core::WageDue>() == 3, "WageDue changed: encode it here and in Snapshot.WageDue");
-static_assert(field_count<core::TerritoryState>() == 4, "TerritoryState changed: encode it here and in Snapshot.Territory");
+static_assert(field_count<core::PlacedBeneath>() == 6, "Placement changed: encode it here and in Snapshot.Placement");
+static_assert(field_count<core::TerritoryState>() == 5, "TerritoryState changed: encode it here and in Snapshot.Territory");
 
 // cols and rows are Int8: no battlefield has more cells than this.
 constexpr std::uint32_t kMaxGridCells = 127u * 127u;
@@ -143,6 +144,7 @@ void write_state(SnapshotSchema::State::Builder b, const core::GameState& s) {
     write_space(territories[i].initSpace(), s.territories[i].space);
     territories[i].setBeneath(s.territories[i].beneath);
     territories[i].setController(s.territories[i].controller);
+    territories[i].setFinalDue(s.territories[i].final_due);
   }
   b.setNextSeq(s.next_seq);
   b.setTurn(s.turn);
@@ -163,7 +165,21 @@ void write_state(SnapshotSchema::State::Builder b, const core::GameState& s) {
   b.setShotteAlternationBroken(s.shotte_alternation_broken);
   b.setWinCheckedThisTurn(s.win_checked_this_turn);
   b.setFinalTurn(s.final_turn);
-  b.setFinalTerritory(s.final_territory);
+  int first_due = -1;
+  for (std::size_t i = 0; i < s.territories.size() && first_due < 0; ++i) {
+    if (s.territories[i].final_due) first_due = static_cast<int>(i);
+  }
+  b.setFinalTerritory(first_due);
+  auto placed = b.initPlacedThisTurn(count_of(s.placed_this_turn.size()));
+  for (unsigned i = 0; i < s.placed_this_turn.size(); ++i) {
+    const core::PlacedBeneath& p = s.placed_this_turn[i];
+    placed[i].setCard(tx(p.card));
+    write_space(placed[i].initTroop(), p.troop);
+    placed[i].setTerritory(p.territory);
+    placed[i].setBeside(p.beside);
+    placed[i].setChosen(p.chosen);
+    placed[i].setAt(p.at);
+  }
   b.setWinner(s.winner);
   b.setHasVictory(s.victory.has_value());
   if (s.victory) b.setVictory(to_schema(*s.victory));
@@ -276,8 +292,8 @@ core::GameState read_state(SnapshotSchema::State::Reader r) {
   }
   for (unsigned i = 0; i < seats.size(); ++i) s.seats[i] = read_seat(seats[i]);
   for (auto t : r.getTerritories()) {
-    s.territories.push_back(
-        core::TerritoryState{text(t.getCard()), read_space(t.getSpace()), t.getBeneath(), t.getController()});
+    s.territories.push_back(core::TerritoryState{text(t.getCard()), read_space(t.getSpace()), t.getBeneath(),
+                                                 t.getController(), t.getFinalDue()});
   }
 
   s.next_seq = r.getNextSeq();
@@ -298,7 +314,10 @@ core::GameState read_state(SnapshotSchema::State::Reader r) {
   s.shotte_alternation_broken = r.getShotteAlternationBroken();
   s.win_checked_this_turn = r.getWinCheckedThisTurn();
   s.final_turn = r.getFinalTurn();
-  s.final_territory = r.getFinalTerritory();
+  for (auto p : r.getPlacedThisTurn()) {
+    s.placed_this_turn.push_back(core::PlacedBeneath{text(p.getCard()), read_space(p.getTroop()), p.getTerritory(),
+                                                 p.getBeside(), p.getChosen(), p.getAt()});
+  }
   s.winner = r.getWinner();
   if (r.getHasVictory()) s.victory = from_schema(r.getVictory(), "snapshot victory");
   if (r.getHasDecidedAt()) s.decided_at = r.getDecidedAt();

@@ -173,7 +173,11 @@ struct ToJson {
     return {{"troop", space_json(p.troop)}, {"strikes", strikes_json(p.strikes)}, {"defenders", defenders}};
   }
   json operator()(const TroopLost& p) const { return {{"space", space_json(p.space)}}; }
-  json operator()(const TroopDefeated& p) const { return {{"space", space_json(p.space)}}; }
+  json operator()(const TroopDefeated& p) const {
+    json j{{"space", space_json(p.space)}};
+    if (p.beneath.valid()) j["beneath"] = space_json(p.beneath);
+    return j;
+  }
   json operator()(const LostTroopRecovered& p) const {
     return {{"space", space_json(p.space)}, {"mode", enum_json(p.mode, kRecovery)}, {"to", space_json(p.to)}};
   }
@@ -258,7 +262,10 @@ void read(const json& j, CombatResolved& p) {
   for (const auto& d : j.at("defenders")) p.defenders.push_back({space_from(d.at("defender")), strikes_from(d.at("strikes"))});
 }
 void read(const json& j, TroopLost& p) { p.space = space_from(j.at("space")); }
-void read(const json& j, TroopDefeated& p) { p.space = space_from(j.at("space")); }
+void read(const json& j, TroopDefeated& p) {
+  p.space = space_from(j.at("space"));
+  if (j.contains("beneath")) p.beneath = space_from(j.at("beneath"));
+}
 void read(const json& j, LostTroopRecovered& p) {
   p.space = space_from(j.at("space"));
   p.mode = enum_from<Recovery>(j.at("mode"), kRecovery, "mode");

@@ -13,6 +13,7 @@
 #include "warlog/core/hash.hpp"
 #include "warlog/core/notation.hpp"
 #include "warlog/core/text_file.hpp"
+#include "warlog/replay/rests_on.hpp"
 #include "warlog/replay/seek.hpp"
 #include "warlog/store/snapshot_cache.hpp"
 #include "warlog/store/store.hpp"
@@ -496,6 +497,15 @@ Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options)
     audit.struck = struck_events(*events);
   }
   audit.times = times.parts();
+  if (options.rests_on && audit.violations() == 0) {
+    // Nothing to rest on: the stream is not read again.
+    audit.rests_on = RestsOn{};
+    audit.rests_on->findings.resize(audit.findings.size());
+  } else if (options.rests_on) {
+    auto events = detail::read_stream(*reader, id, store::kEndSeq);
+    if (!events) return tl::unexpected(events.error());
+    audit.rests_on = replay::rests_on(ctx, *events, audit.findings, audit.final_state);
+  }
   return audit;
 }
 

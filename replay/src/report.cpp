@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "warlog/replay/rests_on.hpp"
 #include "warlog/replay/rule_diff.hpp"
 
 namespace warlog::replay {
@@ -19,19 +20,34 @@ std::string seats_line(const GameSummary& g) {
   return out;
 }
 
+std::string concerning(const core::Finding& f) {
+  return f.concerns != f.seq ? fmt::format(", concerning seq {}", f.concerns) : std::string();
+}
+
 std::string finding_text(const LocatedFinding& f, const std::vector<core::SeatSetup>& seats) {
   const std::string who = f.seat < seats.size() ? seats[f.seat].player : std::string("-");
-  return fmt::format("  seq {:>4}  turn {:>2} {:<9} {:<10} {} {} ({})\n            {}\n            [{}]\n",
+  return fmt::format("  seq {:>4}  turn {:>2} {:<9} {:<10} {} {} ({}){}\n            {}\n            [{}]\n",
                      f.finding.seq, f.turn, core::to_string(f.phase), who, f.finding.rule_id,
-                     core::to_string(f.finding.severity), core::to_string(f.finding.basis), f.finding.message,
-                     f.citation);
+                     core::to_string(f.finding.severity), core::to_string(f.finding.basis), concerning(f.finding),
+                     f.finding.message, f.citation);
 }
 
 std::string audit_text(const GameAudit& audit) {
   std::string out = fmt::format("game {}  \"{}\"  {}  {}  {} events\n", audit.game.id, audit.game.title,
                                 audit.game.date, seats_line(audit.game), audit.game.events);
-  for (const auto& f : audit.findings) out += finding_text(f, audit.game.seats);
+  const RestsOn* rests = audit.rests_on ? &*audit.rests_on : nullptr;
+  for (std::size_t i = 0; i < audit.findings.size(); ++i) {
+    out += finding_text(audit.findings[i], audit.game.seats);
+    if (rests != nullptr && i < rests->findings.size() && !rests->findings[i].empty()) {
+      out += fmt::format("            rests on {}\n", violations_text(rests->findings[i]));
+    }
+  }
   if (audit.findings.empty()) out += "  clean: no findings\n";
+  if (rests != nullptr && !rests->result.empty()) {
+    const core::GameState& s = audit.final_state;
+    out += fmt::format("  result: {} rests on {}\n", outcome_words(Outcome{s.winner, s.victory, s.turn}, audit.game),
+                       violations_text(rests->result));
+  }
   if (!audit.struck.empty()) {
     // Struck through: in the log, skipped by the fold (docs/warlog-rules.md › Corrections).
     out += fmt::format("  struck events ({}: in the log, not in the game):\n", audit.struck.size());
@@ -44,6 +60,7 @@ std::string audit_text(const GameAudit& audit) {
 
 nlohmann::json finding_json(const LocatedFinding& f) {
   return {{"seq", f.finding.seq},
+          {"concerns", f.finding.concerns},
           {"turn", f.turn},
           {"phase", core::to_string(f.phase)},
           {"seat", f.seat == core::kNoSeat ? 0 : f.seat + 1},
@@ -106,7 +123,18 @@ nlohmann::json audit_json(const GameAudit& audit) {
                    {"digest", audit.digest()},
                    {"violations", audit.violations()},
                    {"findings", nlohmann::json::array()}};
-  for (const auto& f : audit.findings) g["findings"].push_back(finding_json(f, audit.game));
+  const RestsOn* rests = audit.rests_on ? &*audit.rests_on : nullptr;
+  for (std::size_t i = 0; i < audit.findings.size(); ++i) {
+    nlohmann::json f = finding_json(audit.findings[i], audit.game);
+    if (rests != nullptr) f["rests_on"] = i < rests->findings.size() ? rests->findings[i] : std::vector<core::Seq>{};
+    g["findings"].push_back(std::move(f));
+  }
+  if (rests != nullptr) {
+    g["rests_on"] = {{"result", rests->result},
+                     {"tried", rests->tried},
+                     {"folds", rests->folds},
+                     {"events_applied", rests->events_applied}};
+  }
   if (!audit.struck.empty()) {
     nlohmann::json struck = nlohmann::json::array();
     for (const StruckEvent& x : audit.struck) {

@@ -524,7 +524,7 @@ TEST(AttritionStep4_Threshold, ReachingTheThresholdMakesTheNextTurnFinal) {
   const auto f = b.fold();
   expect_clean(f);
   EXPECT_EQ(f.state.final_turn, 5);
-  EXPECT_EQ(f.state.final_territory, 0);
+  EXPECT_TRUE(f.state.territories[0].final_due);
   EXPECT_FALSE(f.state.victory.has_value());
 }
 

@@ -158,7 +158,8 @@ TEST(NotationParse, EveryVerbYieldsItsEvent) {
        CombatResolved{at("b2"), {{at("c2"), 3}, {at("b3"), 1}}, {{at("c2"), {{at("b2"), 2}}}}}},
       {"combat b2", CombatResolved{at("b2"), {}, {}}},
       {"lost c3", TroopLost{at("c3")}},
-      {"defeated c2", TroopDefeated{at("c2")}},
+      {"defeated c2", TroopDefeated{at("c2"), Space{}}},
+      {"defeated c2 beneath b2", TroopDefeated{at("c2"), at("b2")}},  // the Territory the table chose
       {"recover c3 pay a1", LostTroopRecovered{at("c3"), Recovery::Pay, at("a1")}},
       {"recover c3 reshuffle", LostTroopRecovered{at("c3"), Recovery::Reshuffle, Space{}}},
       {"pay b2, c1, \"Grain Levy\" unpaid d1",
@@ -195,7 +196,7 @@ TEST(NotationParse, MarkersSetTurnPhaseAndSeat) {
   EXPECT_EQ(ev[5], (Event{0, 5, 3, Phase::Warfare, 1, PhaseStarted{}}));
   EXPECT_EQ(ev[6], (Event{0, 6, 3, Phase::Warfare, 1, ChargeDeclared{}}));
   EXPECT_EQ(ev[7], (Event{0, 7, 3, Phase::Warfare, 0, ShotteFired{at("a1"), at("b4"), 1}}));
-  EXPECT_EQ(ev[8], (Event{0, 8, 3, Phase::Warfare, kNoSeat, TroopDefeated{at("b4")}}));
+  EXPECT_EQ(ev[8], (Event{0, 8, 3, Phase::Warfare, kNoSeat, TroopDefeated{at("b4"), Space{}}}));
   EXPECT_EQ(ev[9], (Event{0, 9, 3, Phase::Warfare, kNoSeat, GameEnded{1, Victory::Attrition}}));
   EXPECT_EQ(r.game.lines.back(), 11u);
 }
@@ -282,7 +283,8 @@ std::vector<Event> every_payload_stream() {
       CombatResolved{at("b2"), {{at("b3"), 3}, {at("c2"), 0}}, {{at("b3"), {{at("b2"), 1}}}, {at("c2"), {}}}});
   add(1, Phase::Warfare, 0, CombatResolved{at("b2"), {}, {}});
   add(1, Phase::Warfare, kNoSeat, TroopLost{at("b3")});
-  add(1, Phase::Warfare, 0, TroopDefeated{at("b3")});
+  add(1, Phase::Warfare, 0, TroopDefeated{at("b3"), Space{}});
+  add(1, Phase::Warfare, 0, TroopDefeated{at("b3"), at("c3")});
   add(1, Phase::Attrition, 1, PhaseStarted{});
   add(1, Phase::Attrition, 1, LostTroopRecovered{at("b3"), Recovery::Pay, at("b4")});
   add(1, Phase::Attrition, 1, LostTroopRecovered{at("b3"), Recovery::Pay, Space{}});

@@ -504,13 +504,13 @@ TEST(WarfareC_Split, TheRulingOptionAllowsAnUnevenSplit) {
 
 TEST(WarfareC_Defeat, ARecordedDefeatTheFoldDerivedIsClean) {
   auto b = lancer_vs_militia();
-  b.act(kAna, charge()).act(kAna, duel("a1", 3, "a2", 2)).act(kAna, core::TroopDefeated{sq("a2")});
+  b.act(kAna, charge()).act(kAna, duel("a1", 3, "a2", 2)).act(kAna, core::TroopDefeated{sq("a2"), core::Space{}});
   expect_clean(b.fold());
 }
 
 TEST(WarfareC_Defeat, ARecordedDefeatOfATroopWithVitalityLeftIsAViolation) {
   auto b = lancer_vs_militia();
-  b.act(kAna, charge()).act(kAna, duel("a1", 3, "a2", 2)).act(kAna, core::TroopDefeated{sq("a1")});
+  b.act(kAna, charge()).act(kAna, duel("a1", 3, "a2", 2)).act(kAna, core::TroopDefeated{sq("a1"), core::Space{}});
   const auto f = b.fold();
   expect_single(f, "WAR-C.defeat", b.last_seq(), "'Ironclaw Lancer' on a1 is recorded as defeated but has 1 Vitality left");
   EXPECT_TRUE(f.state.at(sq("a1")).has_value()) << "a recorded consequence is checked, never trusted";
@@ -518,7 +518,7 @@ TEST(WarfareC_Defeat, ARecordedDefeatOfATroopWithVitalityLeftIsAViolation) {
 
 TEST(WarfareC_Defeat, ARecordedDefeatOnAnEmptySpaceIsAViolation) {
   auto b = lancer_vs_militia();
-  b.act(kAna, core::TroopDefeated{sq("c1")});
+  b.act(kAna, core::TroopDefeated{sq("c1"), core::Space{}});
   expect_single(b.fold(), "WAR-C.defeat", b.last_seq(), "recorded defeat on c1, where no Troop stands");
 }
 
@@ -633,9 +633,9 @@ TEST(WarfareBadInput, SpacesOffTheGridAreFindingsAndTheFoldGoesOn) {
   b.act(kAna, charge())
       .act(kAna, CombatResolved{sq("a1"), {{sq("a2"), 2}, {sq("a9"), 1}}, {{sq("a2"), {{sq("a1"), 2}}}}});
   const core::Seq combat = b.last_seq();
-  b.act(kAna, core::TroopDefeated{core::Space{-3, 100}});
+  b.act(kAna, core::TroopDefeated{core::Space{-3, 100}, core::Space{}});
   const core::Seq defeated = b.last_seq();
-  b.act(kAna, core::TroopDefeated{sq("a1")});  // still checked after all that
+  b.act(kAna, core::TroopDefeated{sq("a1"), core::Space{}});  // still checked after all that
   const auto f = b.fold();
   const auto space = f.of("LOG.space");
   ASSERT_EQ(space.size(), 3u) << f.all();

@@ -54,7 +54,7 @@ std::vector<core::Event> sample_events() {
                      {{{1, 2}, 3}, {{2, 2}, 1}},
                      {{{1, 2}, {{{1, 1}, 2}, {{0, 1}, -4}}}, {{2, 2}, {}}}}));
   v.push_back(make_event(21, 3, P::Warfare, 1, TroopLost{{4, 3}}));
-  v.push_back(make_event(22, 3, P::Warfare, 1, TroopDefeated{{1, 2}}));
+  v.push_back(make_event(22, 3, P::Warfare, 1, TroopDefeated{{1, 2}, {2, 2}}));  // beneath the Territory on c3
   // --- Attrition Phase
   v.push_back(make_event(23, 3, P::Attrition, 1,
                          LostTroopRecovered{{4, 3}, Recovery::Reshuffle, {4, 0}}));

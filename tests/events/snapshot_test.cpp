@@ -115,7 +115,7 @@ core::GameState rich_state() {
     p.turncoat_offer = {{"Claw Musketeer", 1}};
     p.turncoat_draws = 2;
   }
-  s.territories = {{"Old Mill", Space{1, 1}, 2, 0}, {"Ford", Space{2, 2}, 0, kNoSeat}};
+  s.territories = {{"Old Mill", Space{1, 1}, 2, 0}, {"Ford", Space{2, 2}, 0, kNoSeat, true}};
   s.next_seq = 1'000'001;
   s.turn = 17;
   s.phase = Phase::Attrition;
@@ -134,7 +134,7 @@ core::GameState rich_state() {
   s.shotte_alternation_broken = true;
   s.win_checked_this_turn = true;
   s.final_turn = 18;
-  s.final_territory = 1;
+  s.placed_this_turn = {core::PlacedBeneath{"Ironclaw Lancer", Space{1, 1}, 1, 2, true, 41}};
   s.winner = 1;
   s.victory = Victory::Concession;
   s.decided_at = 999'999;
@@ -195,6 +195,7 @@ TEST(SnapshotCodec, EachFieldChangedAloneComesBack) {
       {"territories", [](GameState& s) { s.territories.push_back({"T", Space{0, 0}, 0, kNoSeat}); }},
       {"beneath", [](GameState& s) { s.territories.push_back({"", Space{}, 1, kNoSeat}); }},
       {"controller", [](GameState& s) { s.territories.push_back({"", Space{}, 0, 1}); }},
+      {"final due", [](GameState& s) { s.territories.push_back({"", Space{}, 0, kNoSeat, true}); }},
       {"next_seq", [](GameState& s) { ++s.next_seq; }},
       {"turn", [](GameState& s) { ++s.turn; }},
       {"phase", [](GameState& s) { s.phase = s.phase == Phase::End ? Phase::Muster : Phase::End; }},
@@ -213,7 +214,8 @@ TEST(SnapshotCodec, EachFieldChangedAloneComesBack) {
       {"alternation", [](GameState& s) { s.shotte_alternation_broken = !s.shotte_alternation_broken; }},
       {"win checked", [](GameState& s) { s.win_checked_this_turn = !s.win_checked_this_turn; }},
       {"final turn", [](GameState& s) { ++s.final_turn; }},
-      {"final territory", [](GameState& s) { ++s.final_territory; }},
+      {"placed", [](GameState& s) { s.placed_this_turn.push_back(core::PlacedBeneath{"Paw Militia", Space{4, 4}, 0, 1, false, 7}); }},
+      {"placement chosen", [](GameState& s) { if (!s.placed_this_turn.empty()) s.placed_this_turn[0].chosen = !s.placed_this_turn[0].chosen; }},
       {"winner", [](GameState& s) { s.winner = s.winner == 0 ? 1 : 0; }},
       {"victory", [](GameState& s) { s.victory = s.victory == Victory::Attrition ? Victory::Supremacy : Victory::Attrition; }},
       {"victory cleared", [](GameState& s) { s.victory.reset(); }},

@@ -47,7 +47,7 @@ std::vector<Event> one_of_each() {
       LocalFavorUsed{"move one Troop an extra space"},
       CombatResolved{b2, {{c3, 3}}, {{c3, {{b2, 1}, {b2, 2}}}}},
       TroopLost{c3},
-      TroopDefeated{b2},
+      TroopDefeated{b2, c3},  // beneath the Territory on c3; without it, "beneath" is left out
       LostTroopRecovered{c3, Recovery::Reshuffle, Space{}},
       ProvisionsPaid{{{b2, ""}, {Space{}, "Drill Orders"}}, {{c3, ""}}},
       CardsDiscarded{{"A"}},

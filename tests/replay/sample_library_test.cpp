@@ -51,10 +51,16 @@ const std::vector<Expected>& library() {
       {"out_of_turn", {"WAR-B.leader"}},                            // a Charge by the wrong player
       {"rabble_and_gold", {}},
       {"roots_and_iron", {}},
-      {"siege_of_stone_bridge", {}},
+      // the Stone Bridge reached its Threshold in turn 14 and shared turn 15's final turn with the
+      // Crossroads Shrine (rulings R-072): left uncontrolled, it ended the game there, and turn 16
+      // is play after the end (until engine version 4 only the Shrine was tracked)
+      {"siege_of_stone_bridge", {"ATT-4.victory"}},
       {"slingers_at_the_ford", {"MUS-movement.shift"}},             // a shift in a part that played no card
       {"strongbox_ledger", {"ATT-3.priority"}},                     // a Gambit left unpaid, Troops paid
-      {"the_long_hedgerow", {"MUS-movement.shift"}},                // a shift in a part that played no card
+      // a shift in a part that played no card; the Old Mill, at its Threshold with the Crossroads
+      // Shrine after turn 15, was left uncontrolled in the final turn 16 (rulings R-072): the game
+      // ended there in an Attrition Victory, not in turn 22's recorded Supremacy
+      {"the_long_hedgerow", {"MUS-movement.shift", "ATT-4.victory", "LOG.result"}},
       {"the_mill_road", {}},
   };
   return games;

@@ -161,7 +161,7 @@ BattlefieldFaces battlefield_faces(const core::GameState& s, const core::Catalog
     const core::TerritoryState& t = s.territories[i];
     const core::Card* card = catalog.find(t.card);
     out.territories.push_back(TerritoryFace{t.space, str(t.card), t.beneath, card ? card->threshold : 0, t.controller,
-                                            s.final_territory == static_cast<int>(i)});
+                                            t.final_due});
   }
   return out;
 }

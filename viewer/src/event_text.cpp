@@ -139,7 +139,9 @@ std::string payload_detail(const core::Payload& p, std::span<const core::SeatSet
             return out;
           },
           [](const core::TroopLost& l) { return sp(l.space); },
-          [](const core::TroopDefeated& d) { return sp(d.space); },
+          [](const core::TroopDefeated& d) {
+            return d.beneath.valid() ? fmt::format("{} beneath {}", sp(d.space), sp(d.beneath)) : sp(d.space);
+          },
           [](const core::LostTroopRecovered& r) {
             if (r.mode == core::Recovery::Reshuffle) return fmt::format("{} reshuffled", sp(r.space));
             return fmt::format("{} → {}", sp(r.space), sp(r.to));

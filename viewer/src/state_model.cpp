@@ -175,7 +175,7 @@ StateModel::SectionRows territory_section(const core::GameState& s, const core::
     r.cells[StateModel::Condition] = card ? QObject::tr("Threshold %1/%2").arg(t.beneath).arg(card->threshold)
                                           : QObject::tr("Threshold %1").arg(t.beneath);
     r.tooltip = QObject::tr("%1 destroyed Troops counted toward its Threshold").arg(t.beneath);
-    if (s.final_territory == static_cast<int>(i)) r.cells[StateModel::Status] = QObject::tr("final turn");
+    if (t.final_due) r.cells[StateModel::Status] = QObject::tr("final turn");
     r.raw = t.beneath;
     r.seat = t.controller == core::kNoSeat ? -1 : t.controller;
     sec.rows.push_back(std::move(r));

@@ -262,22 +262,69 @@ void on(const Step& st, const TroopFled& f) {
 }
 
 // --- 4. Territory Threshold and End of Turn ----------------------------------
+
+// A Troop destroyed beside several Territories whose Territory the log never
+// named: counted beneath the first in setup order, and said. Checked
+// when the turn ends, where the Threshold is counted.
+void settle_placements(const Step& st) {
+  GameState& s = st.s;
+  for (const PlacedBeneath& p : s.placed_this_turn) {
+    if (p.beside < 2 || p.chosen || st.ctx.rules.beneath_first_territory) continue;
+    if (p.territory < 0 || static_cast<std::size_t>(p.territory) >= s.territories.size()) continue;
+    st.report_for(kNoSeat, p.at, rule_id::kLogBeneath,
+                  fmt::format("'{}' destroyed on {} lay beside {} Territories and the log does not say beneath "
+                              "which; counted beneath '{}', the first in setup order",
+                              p.card, to_string(p.troop), p.beside,
+                              s.territories[static_cast<std::size_t>(p.territory)].card));
+  }
+  s.placed_this_turn.clear();
+}
+
+namespace {
+
+std::string names(const GameState& s, const std::vector<std::size_t>& which) {
+  std::string out;
+  for (std::size_t k = 0; k < which.size(); ++k) {
+    out += fmt::format("{}'{}'", k == 0 ? "" : k + 1 == which.size() ? " and " : ", ", s.territories[which[k]].card);
+  }
+  return out;
+}
+
+}  // namespace
+
+// Attrition › 4, read for several Territories (rulings ): every
+// Territory at its Threshold when a turn ends makes the next turn final, once,
+// for all of them. The final turn answers a Territory by its Control when the
+// turn ends (no rule lowers a count, R-073). If one is left unanswered the
+// game ends: the most sides held of the unanswered Territories wins (or,
+// under threshold_most_territories, the most of them won on their own sides),
+// a tie going to the leader.
 void end_of_turn(const Step& st) {
   GameState& s = st.s;
   if (s.decided_at) return;
-  // The index is checked, not trusted: a snapshot's state comes from bytes
-  // (fuzz target "snapshot" reached this with an index past the Territories).
-  if (s.final_turn != 0 && s.turn >= s.final_turn && s.final_territory >= 0 &&
-      static_cast<std::size_t>(s.final_territory) < s.territories.size()) {
-    const TerritoryState& t = s.territories[static_cast<std::size_t>(s.final_territory)];
-    const Card* c = st.ctx.catalog.find(t.card);
+  const Catalog& catalog = st.ctx.catalog;
+  const Ruleset& rules = st.ctx.rules;
+  if (s.final_turn != 0 && s.turn >= s.final_turn) {
+    std::vector<std::size_t> unanswered;
     std::array<int, kSeatCount> sides{};
-    const Seat controller = territory_controller(s, t, st.ctx.catalog, st.ctx.rules, &sides);
-    if (controller != kNoSeat || (c != nullptr && t.beneath < c->threshold)) {
-      s.final_turn = 0;  // the final turn was answered; play goes on (rulings R-016)
-      s.final_territory = -1;
-    } else {
-      s.winner = sides[0] > sides[1] ? Seat{0} : sides[1] > sides[0] ? Seat{1} : s.leader;
+    std::array<int, kSeatCount> won{};
+    for (std::size_t i = 0; i < s.territories.size(); ++i) {
+      TerritoryState& t = s.territories[i];
+      if (!t.final_due) continue;
+      std::array<int, kSeatCount> own{};
+      if (territory_controller(s, t, catalog, rules, &own) != kNoSeat) {
+        t.final_due = false;  // answered by Control
+        continue;
+      }
+      unanswered.push_back(i);
+      for (std::size_t seat = 0; seat < kSeatCount; ++seat) sides[seat] += own[seat];
+      ++won[own[0] > own[1] ? 0 : own[1] > own[0] ? 1 : s.leader < kSeatCount ? s.leader : 0];
+    }
+    if (!unanswered.empty()) {
+      // The final turn and the Territories left unanswered stay marked:
+      // they are what ended the game.
+      const auto& count = rules.threshold_most_territories ? won : sides;
+      s.winner = count[0] > count[1] ? Seat{0} : count[1] > count[0] ? Seat{1} : s.leader;
       s.victory = Victory::Attrition;
       s.decided_at = st.ev.seq;
       // Derived at a TurnStarted: the log plays a turn the rules do not
@@ -286,21 +333,23 @@ void end_of_turn(const Step& st) {
       if (std::holds_alternative<TurnStarted>(st.ev.payload)) {
         st.report(rule_id::kAttritionVictory,
                   fmt::format("turn {} starts after the final turn: the game ended in an Attrition Victory for {} "
-                              "('{}' neither Controlled nor below its Threshold; sides {} to {})",
-                              st.ev.turn, st.player(s.winner), t.card, sides[0], sides[1]));
+                              "({} not Controlled; {} {} to {})",
+                              st.ev.turn, st.player(s.winner), names(s, unanswered),
+                              rules.threshold_most_territories ? "Territories" : "sides", count[0], count[1]));
         s.play_after_end_reported = true;
       }
       return;
     }
+    // Every one was answered: play goes on, and a Territory still
+    // at its Threshold gives a final turn again below.
+    s.final_turn = 0;
   }
-  if (s.final_turn == 0) {
-    for (std::size_t i = 0; i < s.territories.size(); ++i) {
-      const Card* c = st.ctx.catalog.find(s.territories[i].card);
-      if (c != nullptr && c->threshold > 0 && s.territories[i].beneath >= c->threshold) {
-        s.final_turn = static_cast<std::uint16_t>(s.turn + 1);
-        s.final_territory = static_cast<int>(i);
-        break;
-      }
+  if (s.final_turn != 0) return;
+  for (TerritoryState& t : s.territories) {
+    const Card* c = catalog.find(t.card);
+    if (c != nullptr && c->threshold > 0 && t.beneath >= c->threshold) {
+      t.final_due = true;
+      s.final_turn = static_cast<std::uint16_t>(s.turn + 1);
     }
   }
 }

@@ -91,6 +91,7 @@ void on(const Step& st, const ArmyRegistered& a) {
 void on(const Step& st, const TurnStarted&) {
   GameState& s = st.s;
   close_part(st);
+  settle_placements(st);
   if (s.turn == 0) {
     for (Seat i = 0; i < kSeatCount; ++i) {
       if (!s.seats[i].registered) {
@@ -224,6 +225,7 @@ void on(const Step& st, const PhaseStarted&) {
 void on(const Step& st, const GameEnded& g) {
   GameState& s = st.s;
   close_part(st);
+  settle_placements(st);
   if (s.part == std::size(kParts)) end_of_turn(st);
   const auto name = [](Victory v) {
     switch (v) {

@@ -37,6 +37,9 @@ constexpr Rule kRules[] = {
      "A player acts only in their own part of a phase, and only with their own cards.", Violation, Warlog, "", ""},
     {id::kLogPhase, "warlog rules › Phases",
      "Each action happens in the phase it belongs to.", Violation, Warlog, "", ""},
+    {id::kLogBeneath, "warlog rules › Choices the log records",
+     "A Troop destroyed beside several Territories is recorded with the one it goes beneath.", Warning, Warlog,
+     "rulings.beneath_first_territory", "R-071"},
     {id::kResult, "warlog rules › The result",
      "The recorded result matches the one the rules derive, and play stops when the game is decided.", Violation,
      Warlog, "", "R-035"},
@@ -242,9 +245,13 @@ constexpr Rule kRules[] = {
     {id::kThreshold, "Attrition Phase › 4. Check Territory Threshold",
      "A Territory whose count of destroyed Troops meets its Threshold gives both players one final turn.", Violation,
      Written, "", "R-016"},
+    {id::kThresholdBeneath, "Attrition Phase › 4. Check Territory Threshold",
+     "A destroyed Troop goes beneath a Territory it was destroyed beside; the log may say which when there are "
+     "several.", Violation, Written, "rulings.beneath_first_territory", "R-071"},
     {id::kAttritionVictory, "Attrition Phase › 4. Check Territory Threshold",
-     "If the final turn ends with the Territory neither Controlled nor below Threshold, the player with most sides "
-     "wins an Attrition Victory; a tie goes to the player Leading in Morale.", Violation, Assumed, "", "R-017"},
+     "If the final turn ends with a Territory at its Threshold not Controlled, the player with most sides of the "
+     "Territories left unanswered wins an Attrition Victory; a tie goes to the player Leading in Morale.", Violation,
+     Assumed, "rulings.threshold_most_territories", "R-072"},
     {id::kEmptyDeck, "Attrition Phase › WIP — running out of cards",
      "With the WIP rule on: for each card a player should draw but cannot, one of their Troops flees.", Violation,
      Written, "wip.empty_deck_penalty", ""},

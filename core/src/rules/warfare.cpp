@@ -254,19 +254,67 @@ void defeat(const Step& st, Space sp) {
     st.s.seats[slot->owner].wages_due.push_back(WageDue{slot->card, sp, unburrowed});
   }
   st.s.defeated_this_turn.push_back(sp);
-  // Attrition › 4: a Troop destroyed next to a Territory goes beneath it;
-  // next to two, beneath the first in setup order (rulings R-016). Only a
-  // Troop counts toward the Threshold.
-  for (TerritoryState& t : st.s.territories) {
-    if (troop && adjacent(t.space, sp)) {
-      ++t.beneath;
-      slot.reset();
-      return;
-    }
+  // Attrition › 4: a Troop destroyed next to a Territory goes beneath it.
+  // Next to several, the table chooses and the log says which (a later
+  // TroopDefeated's `beneath`, rulings R-071); until then, and under
+  // beneath_first_territory for good, the first in setup order holds it.
+  // Only a Troop counts toward the Threshold.
+  PlacedBeneath placed{slot->card, sp, -1, 0, false, st.ev.seq};
+  for (std::size_t i = 0; troop && i < st.s.territories.size() && i < 127; ++i) {
+    if (!adjacent(st.s.territories[i].space, sp)) continue;
+    if (placed.territory < 0) placed.territory = static_cast<std::int8_t>(i);
+    ++placed.beside;
   }
-  add(st.s.seats[slot->owner].discard, slot->card);
+  if (placed.territory >= 0) {
+    ++st.s.territories[static_cast<std::size_t>(placed.territory)].beneath;
+    st.s.placed_this_turn.push_back(std::move(placed));
+  } else {
+    add(st.s.seats[slot->owner].discard, slot->card);
+  }
   slot.reset();
 }
+
+namespace {
+
+// The Territory the log chose for a Troop destroyed this turn.
+void place_beneath(const Step& st, const TroopDefeated& d) {
+  GameState& s = st.s;
+  const auto territory = std::find_if(s.territories.begin(), s.territories.end(),
+                                      [&](const TerritoryState& t) { return t.space == d.beneath; });
+  if (territory == s.territories.end()) {
+    st.report(rule_id::kLogSpace, fmt::format("no Territory stands on {}", to_string(d.beneath)));
+    return;
+  }
+  const auto placed = std::find_if(s.placed_this_turn.rbegin(), s.placed_this_turn.rend(),
+                                   [&](const PlacedBeneath& p) { return p.troop == d.space; });
+  if (placed == s.placed_this_turn.rend() || !adjacent(territory->space, d.space)) {
+    st.report(rule_id::kThresholdBeneath,
+              fmt::format("the Troop destroyed on {} is recorded beneath '{}' on {}, which it was not beside",
+                          to_string(d.space), territory->card, to_string(d.beneath)));
+    return;
+  }
+  const auto chosen = static_cast<std::int8_t>(territory - s.territories.begin());
+  if (chosen == placed->territory) {
+    placed->chosen = true;
+    return;
+  }
+  // The index comes from a snapshot's bytes too: checked, not trusted.
+  if (placed->territory < 0 || static_cast<std::size_t>(placed->territory) >= s.territories.size()) return;
+  TerritoryState& first = s.territories[static_cast<std::size_t>(placed->territory)];
+  if (st.ctx.rules.beneath_first_territory) {
+    st.report(rule_id::kThresholdBeneath,
+              fmt::format("'{}' destroyed on {} is recorded beneath '{}', but goes beneath '{}', the first "
+                          "Territory in setup order beside it (rulings R-071)",
+                          placed->card, to_string(d.space), territory->card, first.card));
+    return;
+  }
+  --first.beneath;
+  ++territory->beneath;
+  placed->territory = chosen;
+  placed->chosen = true;
+}
+
+}  // namespace
 
 void flee(const Step& st, Space sp) {
   auto& slot = st.s.at(sp);
@@ -523,7 +571,10 @@ void on(const Step& st, const TroopLost& l) {
 }
 
 void on(const Step& st, const TroopDefeated& d) {
-  if (contains(st.s.defeated_this_turn, d.space)) return;  // the fold agrees
+  if (contains(st.s.defeated_this_turn, d.space)) {  // the fold agrees
+    if (d.beneath.valid()) place_beneath(st, d);
+    return;
+  }
   if (!st.on_grid(d.space, "defeated Troop's space")) return;
   const auto& slot = st.s.at(d.space);
   if (!slot) {

@@ -174,6 +174,7 @@ struct TroopLost {
 };
 struct TroopDefeated {  // a consequence as recorded; the fold checks it
   Space space;
+  Space beneath;  // the Territory it went beneath, as chosen at the table; invalid = not said
   friend bool operator==(const TroopDefeated&, const TroopDefeated&) = default;
 };
 

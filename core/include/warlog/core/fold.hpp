@@ -38,6 +38,8 @@ void apply(const Context& ctx, GameState& state, const Event& ev, std::vector<Fi
 
 // Bumped whenever a change to the fold could change a state or a finding:
 // snapshots made by another engine version are discarded, never trusted.
-inline constexpr std::uint32_t kEngineVersion = 4;
+// 5: every Territory at its Threshold shares one final turn, and the log
+// says which Territory a Troop beside several goes beneath.
+inline constexpr std::uint32_t kEngineVersion = 5;
 
 }  // namespace warlog::core

@@ -60,6 +60,8 @@ struct Ruleset {
   bool favor_when_preempted = false;        // a leader pre-empted by a Burrow Charge gains Local Favor
   bool favor_same_turn = false;             // Local Favor may be used in the turn it was gained
   bool rarity_per_deck = false;             // rarity limits count the Army and Orders Decks apart
+  bool beneath_first_territory = false;     // a Troop beside several Territories goes beneath the first in setup order
+  bool threshold_most_territories = false;  // the most unanswered Territories won, not the most sides, decides
 
   // Who sees what (docs/rulings.md › Visibility); read by the seat views of
   // the viewer, the report and the server, never by the fold.

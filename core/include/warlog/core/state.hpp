@@ -104,7 +104,22 @@ struct TerritoryState {
   Space space;
   int beneath = 0;           // destroyed Troops counted toward its Threshold
   Seat controller = kNoSeat;
+  bool final_due = false;    // at its Threshold when the final turn was granted: to be answered
   friend bool operator==(const TerritoryState&, const TerritoryState&) = default;
+};
+
+// A Troop destroyed this turn beside a Territory, and beneath which it lies
+// (Attrition › 4). Beside several, the table chooses and the log says which
+// (TroopDefeated.beneath, rulings R-071); until it does, the first in setup
+// order holds it.
+struct PlacedBeneath {
+  std::string card;
+  Space troop;                 // where it was destroyed
+  std::int8_t territory = -1;  // index into territories
+  std::int8_t beside = 0;      // how many Territories it was destroyed beside
+  bool chosen = false;         // the log named its Territory
+  Seq at = 0;                  // the event that destroyed it
+  friend bool operator==(const PlacedBeneath&, const PlacedBeneath&) = default;
 };
 
 struct GameState {
@@ -143,13 +158,14 @@ struct GameState {
   std::vector<Space> vacated_this_charge;  // spaces emptied by a defeat during the Charge
   std::vector<Space> fled_this_turn;       // spaces whose Troop the fold made flee
   std::vector<Space> defeated_this_turn;   // spaces whose Troop the fold defeated
+  std::vector<PlacedBeneath> placed_this_turn; // Troops put beneath a Territory this turn
   std::vector<Space> defenders_struck;     // defenders that have dealt their damage this Charge
   bool shotte_alternation_broken = false;  // a player fired twice running while the other could fire
   bool win_checked_this_turn = false;      // Attrition › 2 done for this turn
 
   // Ending, as the fold derives it
-  std::uint16_t final_turn = 0;  // the turn a Territory Threshold made final, 0 if none
-  int final_territory = -1;      // index into territories of the Territory that triggered it
+  std::uint16_t final_turn = 0;  // the turn a Territory Threshold made final, 0 if none;
+                                 // TerritoryState::final_due marks the Territories it answers
   Seat winner = kNoSeat;
   std::optional<Victory> victory;
   std::optional<Seq> decided_at; // the event at which the fold decided the game

@@ -67,6 +67,21 @@ struct PartTime {
   friend bool operator==(const PartTime&, const PartTime&) = default;
 };
 
+// Which earlier violations a finding or the result rests on (audit
+// --rests-on; rests_on.hpp says how it is computed).
+struct RestsOn {
+  // The seqs of the events whose violations were tried, ascending.
+  std::vector<core::Seq> tried;
+  // Per finding of the audit (same order): the seqs of the tried
+  // violations it rests on, ascending; empty for most.
+  std::vector<std::vector<core::Seq>> findings;
+  // The violations the derived result rests on.
+  std::vector<core::Seq> result;
+  // What it cost: folds started (the first included) and events applied.
+  std::size_t folds = 0;
+  std::size_t events_applied = 0;
+};
+
 struct GameAudit {
   GameSummary game;
   std::vector<LocatedFinding> findings;
@@ -76,6 +91,7 @@ struct GameAudit {
   std::string catalog_hash;
   std::vector<StruckEvent> struck;  // events the fold skips (corrections); empty for most games
   std::vector<PartTime> times;      // per part of the game; empty when no event has a recorded time
+  std::optional<RestsOn> rests_on;  // AuditOptions::rests_on only
   [[nodiscard]] std::size_t violations() const noexcept;
   // core::digest(final_state): BLAKE2b of the state as text, 64 hex digits.
   // Computed when asked (about 120,000 instructions, a tenth of auditing a
@@ -96,6 +112,9 @@ struct GameAudit {
 struct AuditOptions {
   std::optional<core::Ruleset> ruleset;
   std::optional<core::Catalog> catalog;
+  // Also compute GameAudit::rests_on: up to 17 more folds of the game
+  // (audit --rests-on; docs/performance.md › rests_on).
+  bool rests_on = false;
 };
 
 struct ImportOptions {

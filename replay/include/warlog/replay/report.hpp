@@ -22,13 +22,20 @@ namespace warlog::replay {
 // escaped as '?'.
 [[nodiscard]] std::string xml_escape(std::string_view s);
 
-// One finding as audit_text prints it: where, rule, severity and basis; the
-// message; the citation (three lines, each ending in a newline). `seats`
-// names the players. Also what `warlog record` prints after each line.
+// One finding as audit_text prints it: where, rule, severity and basis (and
+// ", concerning seq N" when it concerns an earlier event than the one it was
+// found at); the message; the citation (three lines, each ending in a
+// newline). `seats` names the players. Also what `warlog record` prints
+// after each line.
 [[nodiscard]] std::string finding_text(const LocatedFinding& f, const std::vector<core::SeatSetup>& seats);
+// ", concerning seq N" when the finding concerns another event than its
+// seq, else "".
+[[nodiscard]] std::string concerning(const core::Finding& f);
 
-// One finding as a JSON object: seq, turn, phase, seat (the event's,
-// 1-based, 0 = none), rule, citation, severity, basis, message.
+// One finding as a JSON object: seq, concerns (the seq of the event it
+// concerns: seq itself, or for a breach certain only when a part closes, the
+// event that opened the part), turn, phase, seat (the event's, 1-based, 0 =
+// none), rule, citation, severity, basis, message.
 [[nodiscard]] nlohmann::json finding_json(const LocatedFinding& f);
 // The same in a game: seat is the seat the finding is about (finding_seat),
 // with its player, and event_seat the event's ("Irene could not draw 2
