@@ -8,6 +8,7 @@ find_package(nlohmann_json CONFIG REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)
 pkg_check_modules(LMDB REQUIRED IMPORTED_TARGET lmdb)
 pkg_check_modules(SODIUM REQUIRED IMPORTED_TARGET libsodium)
+pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 # warlog record's line editing: libedit (BSD) through its readline-compatible interface
 pkg_check_modules(LIBEDIT REQUIRED IMPORTED_TARGET libedit)
 if(WARLOG_BUILD_TESTS)
