@@ -30,6 +30,9 @@ void register_replay_benchmarks(const Config& config);
 // record/{line,lmdb_synced_put,complete}: a recorded line against LMDB's own
 // synced commit, and completion (needs only config.data, as scratch space).
 void register_record_benchmarks(const Config& config);
+// import/{notation,notation_parse_each}: Archive::import_files of exported
+// games against the catalog and ruleset parsed for every file (the before).
+void register_import_benchmarks(const Config& config);
 // notation/{lex_line,parse_long_line}/{1,2,4}MiB: one long line (no data).
 void register_notation_benchmarks();
 

@@ -93,6 +93,7 @@ int main(int argc, char** argv) {
     config.archive = open(config.data / "archive");
     config.long_game = open(config.data / "long");
     warlog::bench::register_store_benchmarks(config);
+    warlog::bench::register_import_benchmarks(config);
     warlog::bench::register_replay_benchmarks(config);
     warlog::bench::register_notation_benchmarks();
     warlog::bench::register_record_benchmarks(config);

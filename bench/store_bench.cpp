@@ -178,6 +178,24 @@ void bytes_per_event(benchmark::State& state, const Config& config) {
   state.counters["events"] = static_cast<double>(events);
   state.counters["packed_bytes_per_event"] = static_cast<double>(packed) / static_cast<double>(events);
   state.counters["jsonl_bytes_per_event"] = static_cast<double>(jsonl) / static_cast<double>(events);
+  // The whole archive's blocks, for the page count scripts/bench divides
+  // (pages ÷ events) and what a stored event is made of.
+  auto reader = config.archive->store().reader();
+  if (!reader) throw std::runtime_error(reader.error().message);
+  const auto l = reader->layout_stats();
+  if (!l) throw std::runtime_error(l.error().message);
+  const auto per = [&](std::uint64_t bytes) { return static_cast<double>(bytes) / static_cast<double>(l->events); };
+  state.counters["archive_events"] = static_cast<double>(l->events);
+  state.counters["archive_blocks"] = static_cast<double>(l->blocks);
+  state.counters["compressed_blocks"] = static_cast<double>(l->compressed_blocks);
+  state.counters["value_bytes_per_event"] = per(l->value_bytes);
+  state.counters["header_tag_bytes_per_event"] = per(l->header_bytes);
+  state.counters["stored_body_bytes_per_event"] = per(l->stored_body_bytes);
+  state.counters["raw_body_bytes_per_event"] = per(l->raw_body_bytes);
+  state.counters["key_bytes_per_event"] = per(l->key_bytes);
+  state.counters["zstd_ratio"] = l->compressed_stored_bytes > 0 ? static_cast<double>(l->compressed_raw_bytes) /
+                                                                   static_cast<double>(l->compressed_stored_bytes)
+                                                             : 0.0;
 }
 
 }  // namespace

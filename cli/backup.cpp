@@ -110,6 +110,8 @@ CLI::App* add_backup(CLI::App& app, Options& o, BackupArgs& b) {
       "directory next to DIR, every game's hash chain in it is verified, and only then is it renamed to\n"
       "DIR. DIR must not exist, or be a previous backup (it holds the BACKUP file this verb writes, a\n"
       "data.mdb and nothing else but a lock.mdb); anything else is refused. On failure nothing is left.\n"
+      "Full blocks of 64 events that an older warlog stored raw are zstd-compressed in the copy, which is\n"
+      "then compacted again; no hash changes (the chain is over the events, not how they are stored).\n"
       "The backup is a store: warlog verify --store DIR reads it.\n"
       "Exit 0 on success, 2 on error.");
   return sub;

@@ -10,6 +10,7 @@ pkg_check_modules(LMDB REQUIRED IMPORTED_TARGET lmdb)
 pkg_check_modules(SODIUM REQUIRED IMPORTED_TARGET libsodium)
 # warlog serve cert: a venue's certificate authority (tournament/src/cert.cpp), X509 API
 find_package(OpenSSL REQUIRED)
+pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 # warlog record's line editing: libedit (BSD) through its readline-compatible interface
 pkg_check_modules(LIBEDIT REQUIRED IMPORTED_TARGET libedit)
 if(WARLOG_BUILD_TESTS)

@@ -2,7 +2,9 @@
 // through the block parser, the body reader and the event codec, as every
 // reading verb meets it (docs/architecture.md › "Store format 2" › 3):
 //   - parse_block returns a view or DataLoss/Unsupported, and a view's tags
-//     and body lie inside the value, the body exactly its stated length;
+//     and body lie inside the value, a raw body exactly its stated length;
+//   - a zstd body (codec 1) decodes to exactly its stated length (at most
+//     64 × kMaxEventBytes) or is DataLoss: the decompression is bounded;
 //   - the body reader gives events inside the body, none over
 //     kMaxEventBytes, or DataLoss; each event decodes or fails as
 //     DataLoss/Unsupported;
@@ -40,7 +42,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(b->body.data() >= begin && b->body.data() + b->body.size() == end, "the body is not the value's rest");
     FUZZ_CHECK(b->tags.size() == std::size_t{b->n} * 8, "tags of another count");
     store::detail::AlignedBody aligned;
-    const auto body = aligned.assign(b->body);
+    auto decoded = aligned.decode(*b, first);
+    if (!decoded) {
+      FUZZ_CHECK(decoded.error().code == ErrorCode::DataLoss, decoded.error().message.c_str());
+      continue;
+    }
+    const std::string_view body = *decoded;
+    FUZZ_CHECK(body.size() == b->raw_size, "a body of another length than its header states");
+    FUZZ_CHECK(body.size() <= 64 * events::kMaxEventBytes, "a body over the limit");
     (void)core::chain_hash(store::detail::chain_start(), body);
     store::detail::BodyReader in(body);
     for (std::size_t events = 0;; ++events) {

@@ -1,5 +1,8 @@
 #include "harness.hpp"
 
+#include <sodium.h>
+#include <zstd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -108,7 +111,7 @@ std::vector<std::string> seeds(std::string_view target) {
     auto le = [](std::string& out, std::size_t v, int bytes) {
       for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>(v >> (8 * i) & 0xFF));
     };
-    auto block = [&](const std::vector<core::Event>& game, std::size_t first, std::size_t n) {
+    auto block = [&](const std::vector<core::Event>& game, std::size_t first, std::size_t n, bool zstd = false) {
       std::string body;
       for (std::size_t i = first; i < first + n; ++i) {
         const std::string e = events::encode_event(game[i]);
@@ -117,16 +120,25 @@ std::vector<std::string> seeds(std::string_view target) {
       }
       std::string v;
       v.push_back(1);
-      v.push_back(0);
+      v.push_back(zstd ? 1 : 0);
       le(v, n, 2);
       le(v, body.size(), 4);
       v.append(32 + 8 * n, '\0');
-      return v + body;
+      if (!zstd) return v + body;
+      std::string z(ZSTD_compressBound(body.size()), '\0');
+      z.resize(ZSTD_compress(z.data(), z.size(), body.data(), body.size(), 3));
+      // The frame's check (store/src/block.hpp frame_check): SipHash-2-4 under
+      // BLAKE2b-256("warlog.zstd-frame-check.1")'s first 16 bytes.
+      const core::Digest key = core::blake2b("warlog.zstd-frame-check.1");
+      unsigned char check[crypto_shorthash_BYTES];
+      crypto_shorthash(check, reinterpret_cast<const unsigned char*>(z.data()), z.size(), key.data());
+      return v + z + std::string(reinterpret_cast<const char*>(check), sizeof check);
     };
     for (const auto& game : s.games) {
       if (game.empty()) continue;
       out.push_back(block(game, 0, 1));
       if (game.size() > 65) out.push_back(block(game, 1, 64));
+      if (game.size() > 65) out.push_back(block(game, 1, 64, true));  // sealed, as the store writes it
     }
   } else if (target == "notation") {
     out = s.game_texts;

@@ -137,7 +137,7 @@ tl::expected<Recorder, ImportFailure> Recorder::create(Archive& archive, const s
   auto fail = [](Error e) { return tl::unexpected(ImportFailure{std::move(e), {}}); };
   auto text = core::read_text_file(header_path, core::kMaxGameFileBytes, "header file");
   if (!text) return fail(text.error());
-  auto sources = load_sources(archive.store(), header_path, *text, options);
+  auto sources = load_sources(archive, header_path, *text, options);
   if (!sources) {
     // Every error of the header at once, not the missing [Catalog] alone:
     // its tags are checked against no catalog, so card names cannot be and

@@ -189,8 +189,9 @@ struct Archive::Prepared {
   std::string ruleset_text;
 };
 
-Expected<GameSources> load_sources(const store::Store& st, const std::string& path, std::string_view text,
+Expected<GameSources> load_sources(const Archive& archive, const std::string& path, std::string_view text,
                                    const ImportOptions& options) {
+  const store::Store& st = archive.store();
   const fs::path dir = fs::path(path).parent_path();
   const core::NotationRefs refs = core::notation_refs(text);
 
@@ -243,12 +244,12 @@ Expected<GameSources> load_sources(const store::Store& st, const std::string& pa
   if (!catalog_src) return tl::unexpected(catalog_src.error());
   if (!ruleset_src) return tl::unexpected(ruleset_src.error());
   GameSources out;
-  auto catalog = core::parse_catalog_csv(catalog_src->second);
+  auto catalog = archive.catalog_from(catalog_src->second);
   if (!catalog) return make_error(catalog.error().code, catalog_src->first + ":" + catalog.error().message);
-  auto ruleset = core::parse_ruleset_toml(ruleset_src->second);
+  auto ruleset = archive.ruleset_from(ruleset_src->second);
   if (!ruleset) return make_error(ruleset.error().code, ruleset_src->first + ":" + ruleset.error().message);
-  out.catalog = std::make_shared<const core::Catalog>(std::move(*catalog));
-  out.ruleset = std::make_shared<const core::Ruleset>(std::move(*ruleset));
+  out.catalog = std::move(*catalog);
+  out.ruleset = std::move(*ruleset);
   out.catalog_text = std::move(catalog_src->second);
   out.ruleset_text = std::move(ruleset_src->second);
   out.load_deck = [dir](const std::string& ref) { return read_file(dir / ref, core::kMaxDeckFileBytes, "deck file"); };
@@ -260,7 +261,7 @@ tl::expected<Archive::Prepared, ImportFailure> Archive::prepare_file(const std::
   auto fail = [](Error e) { return tl::unexpected(ImportFailure{std::move(e), {}}); };
   auto text = read_file(path, core::kMaxGameFileBytes, "game file");
   if (!text) return fail(text.error());
-  auto sources = load_sources(*store_, path, *text, options);
+  auto sources = load_sources(*this, path, *text, options);
   if (!sources) return fail(sources.error());
   core::ParseResult parsed =
       core::parse_notation(*text, path, *sources->catalog, sources->ruleset->hash, sources->load_deck);
@@ -427,6 +428,34 @@ Expected<std::shared_ptr<const core::Ruleset>> Archive::ruleset_by_hash(const st
   if (!bytes) return tl::unexpected(bytes.error());
   auto r = core::parse_ruleset_toml(*bytes);
   if (!r) return make_error(ErrorCode::DataLoss, "stored ruleset does not parse: " + r.error().message);
+  auto shared = std::make_shared<const core::Ruleset>(std::move(*r));
+  std::lock_guard lock(cache_->mutex);
+  return cache_->rulesets.emplace(hex, std::move(shared)).first->second;
+}
+
+// Keyed as catalog_by_hash keys a blob (its BLAKE2b in hex), so a catalog
+// parsed for import is the one an audit of the same run finds.
+Expected<std::shared_ptr<const core::Catalog>> Archive::catalog_from(std::string_view bytes) const {
+  const std::string hex = core::content_hash(bytes);
+  {
+    std::lock_guard lock(cache_->mutex);
+    if (auto it = cache_->catalogs.find(hex); it != cache_->catalogs.end()) return it->second;
+  }
+  auto c = core::parse_catalog_csv(bytes);
+  if (!c) return tl::unexpected(c.error());
+  auto shared = std::make_shared<const core::Catalog>(std::move(*c));
+  std::lock_guard lock(cache_->mutex);
+  return cache_->catalogs.emplace(hex, std::move(shared)).first->second;
+}
+
+Expected<std::shared_ptr<const core::Ruleset>> Archive::ruleset_from(std::string_view bytes) const {
+  const std::string hex = core::content_hash(bytes);
+  {
+    std::lock_guard lock(cache_->mutex);
+    if (auto it = cache_->rulesets.find(hex); it != cache_->rulesets.end()) return it->second;
+  }
+  auto r = core::parse_ruleset_toml(bytes);
+  if (!r) return tl::unexpected(r.error());
   auto shared = std::make_shared<const core::Ruleset>(std::move(*r));
   std::lock_guard lock(cache_->mutex);
   return cache_->rulesets.emplace(hex, std::move(shared)).first->second;

@@ -27,7 +27,9 @@ struct GameSources {
 // `text` is the game file's content, `path` where it was read. Errors: as
 // Archive::import_file for a missing, unreadable or unparsable catalog or
 // ruleset (NotFound, InvalidArgument).
-[[nodiscard]] Expected<GameSources> load_sources(const store::Store& st, const std::string& path,
+// The catalog and ruleset are parsed through the archive's cache
+// (Archive::catalog_from): once per run, however many files name them.
+[[nodiscard]] Expected<GameSources> load_sources(const Archive& archive, const std::string& path,
                                                  std::string_view text, const ImportOptions& options);
 
 }  // namespace warlog::replay

@@ -173,7 +173,7 @@ Error chain_break(core::GameId game, core::Seq first, std::uint16_t n, std::stri
 struct WalkedBlock {
   core::Seq first = 0;
   const detail::BlockView* view = nullptr;
-  std::string_view body;  // aligned copy of view->body
+  std::string_view body;  // view->body decoded into aligned memory
   core::Digest prev{};
 };
 
@@ -237,7 +237,9 @@ Expected<void> walk_blocks(const Shared& s, MDB_txn* txn, const GameMeta& m, cor
                                     "does not allow; run verify",
                                     game, block_range(first, b->n), b->n, m.event_count));
     }
-    WalkedBlock w{first, &*b, aligned.assign(b->body), prev};
+    auto body = aligned.decode(*b, first);
+    if (!body) return make_error(ErrorCode::DataLoss, fmt::format("game {}: {}; run verify", game, body.error().message));
+    WalkedBlock w{first, &*b, *body, prev};
     const core::Digest at = core::chain_hash(prev, w.body);
     if (at != b->s) return tl::unexpected(chain_break(game, first, b->n));
     if (last && at != m.head) {
@@ -293,7 +295,9 @@ Expected<core::Event> Reader::first_event(const GameMeta& m) const {
   if (!b) return tl::unexpected(b.error());
   if (!*b) return make_error(ErrorCode::DataLoss, fmt::format("game {}: block 0 (GameCreated) is missing; run verify", m.id));
   thread_local detail::AlignedBody aligned;
-  const auto body = aligned.assign((*b)->body);
+  auto decoded = aligned.decode(**b, 0);
+  if (!decoded) return make_error(ErrorCode::DataLoss, fmt::format("game {}: {}; run verify", m.id, decoded.error().message));
+  const std::string_view body = *decoded;
   if (core::chain_hash(detail::chain_start(), body) != (*b)->s) return tl::unexpected(chain_break(m.id, 0, 1));
   detail::BodyReader in(body);
   auto bytes = in.next();

@@ -60,13 +60,20 @@ Expected<std::vector<std::string>> encode_events(core::GameId game, core::Seq fi
   return out;
 }
 
+// How put_blocks stores a block that is not sealed.
+enum class Tail : std::uint8_t {
+  Raw,         // append: the open tail stays raw, rewritten by the next append
+  Compressed,  // import: a finished record; an append to it later rewrites it raw
+};
+
 // Lays encoded events as seqs first_seq.. into blocks, continuing `tail` (the
 // open tail's builder, empty when the next seq starts a segment), and puts
 // each block: the tail first (replacing the stored one), the others new.
-// Returns the head: S of the last block.
+// Sealed blocks are compressed (codec 1), block 0 never is (listing reads
+// it). Returns the head: S of the last block.
 Expected<core::Digest> put_blocks(WriteTxn& w, core::GameId game, core::Seq first_seq,
                                   const std::vector<std::string>& encoded, detail::BlockBuilder tail,
-                                  core::Seq tail_first, bool append) {
+                                  core::Seq tail_first, bool append, Tail partial = Tail::Raw) {
   core::Seq seq = first_seq;
   core::Digest head = tail.prev;
   std::size_t i = 0;
@@ -77,7 +84,9 @@ Expected<core::Digest> put_blocks(WriteTxn& w, core::GameId game, core::Seq firs
     const bool replacing = tail_first < first_seq;  // the open tail, already stored
     const auto key = event_key(game, tail_first);
     const unsigned flags = replacing ? 0u : (append ? MDB_APPEND : MDB_NOOVERWRITE);
-    auto put = w.put(w.s.dbi.events, view(key), tail.value(), flags, "writing a block");
+    const bool compress = tail_first > 0 && (partial == Tail::Compressed || detail::sealed(tail_first, tail.n));
+    const std::string value = tail.value_as(compress ? detail::kCodecZstd : detail::kCodecRaw, tail.s());
+    auto put = w.put(w.s.dbi.events, view(key), value, flags, "writing a block");
     if (!put) return tl::unexpected(put.error());
     if (!*put) {
       return make_error(ErrorCode::DataLoss,
@@ -129,10 +138,15 @@ Expected<detail::BlockBuilder> open_tail(WriteTxn& w, const GameMeta& m, core::S
     if (!bb) return broken(bb.error().message);
     prev = bb->s;
   }
-  if (core::chain_hash(prev, b->body) != b->s) return broken("the chain breaks in the last block");
+  // The open tail is raw once appended to; import leaves it compressed (a
+  // finished record), so the first append after an import decompresses it.
+  thread_local detail::AlignedBody aligned;
+  auto body = aligned.decode(*b, first);
+  if (!body) return broken(body.error().message);
+  if (core::chain_hash(prev, *body) != b->s) return broken("the chain breaks in the last block");
   tail.prev = prev;
   tail.tags.assign(b->tags);
-  tail.body.assign(b->body);
+  tail.body.assign(*body);
   tail.n = b->n;
   return tail;
 }
@@ -210,7 +224,7 @@ tl::expected<void, ImportError> write_new_game(WriteTxn& w, core::GameId id, con
   }
   detail::BlockBuilder start;
   start.prev = detail::chain_start();
-  auto written = put_blocks(w, id, 0, *encoded, std::move(start), 0, true);
+  auto written = put_blocks(w, id, 0, *encoded, std::move(start), 0, true, Tail::Compressed);
   if (!written) return store_error(written.error());
 
   GameMeta m;

@@ -119,7 +119,9 @@ Expected<VerifyReport> Reader::verify(core::GameId game) const {
     if (!b) return broken(first, Kind::Undecodable, b.error().message);
     const core::Seq end = first + b->n;
     const std::string range = b->n == 1 ? fmt::format("seq {}", first) : fmt::format("seq {}..{}", first, end - 1);
-    const auto body = aligned.assign(b->body);
+    auto decoded = aligned.decode(*b, first);
+    if (!decoded) return broken(first, Kind::Undecodable, decoded.error().message);
+    const std::string_view body = *decoded;
     detail::BodyReader in(body);
     std::optional<core::Seq> bad_tag;
     crypto_generichash_state prefix{};  // S over the body so far: the head after each event

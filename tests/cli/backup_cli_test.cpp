@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <fstream>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -132,6 +133,56 @@ TEST(BackupCli, HelpSaysWhatItChecksAndWhatItReplaces) {
   EXPECT_THAT(r.out, HasSubstr("a previous backup"));
   EXPECT_THAT(r.out, HasSubstr("Exit 0 on success, 2 on error."));
   EXPECT_THAT(testing::run_warlog("--help").out, HasSubstr("backup"));
+}
+
+// The chain is over canonical bytes, never the stored form: a game signed
+// in a store whose sealed blocks are raw (as a build before zstd wrote
+// them) is backed up with those blocks compressed, and both the store and
+// the backup say "valid, signed by trusted".
+TEST(BackupCli, ASignedGameStaysValidThroughARecompressingBackup) {
+  testing::TempDir dir;
+  const std::string keyring = (dir.path() / "config" / "keyring").string();
+  const std::string key = (dir.path() / "judge.key").string();
+  ASSERT_EQ(testing::run_warlog("import --store " + dir.store() + " " + kSamples + "/games/the_long_hedgerow.wlog").code, 0);
+  ASSERT_EQ(testing::run_warlog("keygen --out " + key).code, 0);
+  ASSERT_EQ(testing::run_warlog("trust add 'Head Judge' " + key + " --keyring " + keyring + " --store " + dir.store()).code, 0);
+  const auto signed_ok = testing::run_warlog("sign --store " + dir.store() + " --game 1 --key " + key + " --signer 'Head Judge'");
+  ASSERT_EQ(signed_ok.code, 0) << signed_ok.err;
+  const std::string valid = "valid, signed by trusted 'Head Judge'";
+  auto codecs = [](const fs::path& store) {
+    std::map<std::uint8_t, std::size_t> out;
+    store::test::edit_raw(store, store::kDbEvents, [&](MDB_txn* txn, MDB_dbi dbi) {
+      auto cursor = store::lmdb::Cursor::open(txn, dbi);
+      for (auto e = cursor->get(MDB_FIRST); e && *e; e = cursor->get(MDB_NEXT)) ++out[static_cast<std::uint8_t>(cursor->value()[1])];
+    });
+    return out;
+  };
+  ASSERT_GE(codecs(dir.store())[1], 6u) << "the game's blocks are not compressed";
+  // Every block stored raw, tags and S kept.
+  store::test::edit_raw(dir.store(), store::kDbEvents, [&](MDB_txn* txn, MDB_dbi dbi) {
+    std::vector<std::pair<std::string, std::string>> raw;
+    auto cursor = store::lmdb::Cursor::open(txn, dbi);
+    for (auto e = cursor->get(MDB_FIRST); e && *e; e = cursor->get(MDB_NEXT)) {
+      auto b = store::test::TestBlock::parse(cursor->value());
+      b.codec = 0;
+      raw.emplace_back(std::string(cursor->key()), b.value());
+    }
+    for (const auto& [k, v] : raw) store::test::put_raw(txn, dbi, k, v);
+  });
+  ASSERT_EQ(codecs(dir.store())[1], 0u);
+  const auto before = testing::run_warlog("verify --store " + dir.store() + " --keyring " + keyring);
+  EXPECT_EQ(before.code, 0) << before.out << before.err;
+  EXPECT_THAT(before.out, HasSubstr(valid));
+
+  const std::string backup = (dir.path() / "backup").string();
+  const auto b = testing::run_warlog("backup --store " + dir.store() + " " + backup);
+  ASSERT_EQ(b.code, 0) << b.err;
+  const auto in_backup = codecs(backup);
+  EXPECT_GE(in_backup.at(1), 6u) << "the backup's sealed blocks are not compressed";
+  const auto after = testing::run_warlog("verify --store " + backup + " --keyring " + keyring);
+  EXPECT_EQ(after.code, 0) << after.out << after.err;
+  EXPECT_THAT(after.out, HasSubstr(valid));
+  EXPECT_LT(fs::file_size(fs::path(backup) / "data.mdb"), fs::file_size(fs::path(dir.store()) / "data.mdb"));
 }
 
 }  // namespace

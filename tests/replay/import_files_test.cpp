@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "temp_dir.hpp"
+#include "warlog/core/catalog.hpp"
 #include "warlog/replay/replay.hpp"
 #include "warlog/store/store.hpp"
 
@@ -97,6 +98,37 @@ TEST(ImportFiles, AStoreErrorRefusesEveryParsedFile) {
     EXPECT_THAT(r.error().error.message, HasSubstr("read-only"));
   }
   EXPECT_TRUE(archive->games()->empty());
+}
+
+// Issue 20: each catalog and ruleset is parsed once per run, keyed by its
+// content hash: files naming the same one share one parse, and an audit in
+// the same run finds that parse under the blob's hash.
+TEST(ImportFiles, TheCatalogAndRulesetAreParsedOncePerRunByContentHash) {
+  testing::TempDir dir;
+  auto archive = replay::Archive::open(dir.store(), replay::Archive::Mode::ReadWrite);
+  ASSERT_TRUE(archive) << archive.error().message;
+  const std::vector<std::string> paths = {variant(dir, "North"), variant(dir, "South"), variant(dir, "East")};
+  for (const auto& r : archive->import_files(paths, {})) ASSERT_TRUE(r) << r.error().error.message;
+  const auto game = archive->game(1);
+  ASSERT_TRUE(game);
+  auto by_hash = archive->catalog_by_hash(game->catalog_hash);
+  ASSERT_TRUE(by_hash) << by_hash.error().message;
+  std::ifstream in(kSamples + "/catalogs/sample_cards.csv");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  ASSERT_EQ(core::content_hash(bytes.str()), game->catalog_hash) << "the sample names another catalog";
+  auto again = archive->catalog_from(bytes.str());
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->get(), by_hash->get()) << "parsed a second time";
+  std::ifstream rin(kSamples + "/rulesets/standard.toml");
+  std::ostringstream rbytes;
+  rbytes << rin.rdbuf();
+  ASSERT_EQ(core::content_hash(rbytes.str()), game->ruleset_hash) << "the sample names another ruleset";
+  EXPECT_EQ(archive->ruleset_from(rbytes.str())->get(), archive->ruleset_by_hash(game->ruleset_hash)->get());
+  // Other bytes are another catalog, parsed on their own.
+  auto other = archive->catalog_from(bytes.str() + "\n");
+  ASSERT_TRUE(other) << other.error().message;
+  EXPECT_NE(other->get(), by_hash->get());
 }
 
 }  // namespace

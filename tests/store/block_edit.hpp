@@ -2,9 +2,12 @@
 // Store format 2's block layout read and written by the tests themselves (an
 // independent reading of docs/architecture.md › "Store format 2" › 3, not
 // the store's code), so that a test can damage a block the way a disk or a
-// forger would: flip a byte, recompute the tags, recompute S, or not.
+// forger would: flip a byte, recompute the tags, recompute S, or not. A
+// compressed block (codec 1) is read decompressed and written compressed
+// again, so an edit of its events goes through zstd as a forger's would.
 
 #include <sodium.h>
+#include <zstd.h>
 
 #include <cstdint>
 #include <cstring>
@@ -38,6 +41,24 @@ inline std::uint64_t tag_of(core::Seq seq, std::string_view canonical) {
   return t;
 }
 
+// The check a codec-1 body ends with: SipHash-2-4 (crypto_shorthash) of the
+// frame under the first 16 bytes of BLAKE2b-256("warlog.zstd-frame-check.1"),
+// u64 LE.
+inline std::string frame_check(std::string_view frame) {
+  const core::Digest key = core::blake2b("warlog.zstd-frame-check.1");
+  unsigned char out[crypto_shorthash_BYTES];
+  crypto_shorthash(out, reinterpret_cast<const unsigned char*>(frame.data()), frame.size(), key.data());
+  return std::string(reinterpret_cast<const char*>(out), sizeof out);
+}
+// A zstd frame of `body` and its check: a codec-1 stored body.
+inline std::string zstd_body(std::string_view body, int level = 3) {
+  std::string z(ZSTD_compressBound(body.size()), '\0');
+  const std::size_t n = ZSTD_compress(z.data(), z.size(), body.data(), body.size(), level);
+  if (ZSTD_isError(n)) throw std::runtime_error("zstd");
+  z.resize(n);
+  return z + frame_check(z);
+}
+
 struct TestBlock {
   std::uint8_t version = 1;
   std::uint8_t codec = 0;
@@ -58,6 +79,16 @@ struct TestBlock {
       b.tags.push_back(t);
     }
     std::string_view body = v.substr(40 + 8 * n);
+    std::string unpacked;
+    if (b.codec == 1) {
+      std::size_t raw = 0;
+      for (int i = 3; i >= 0; --i) raw = raw << 8 | static_cast<unsigned char>(v[4 + static_cast<std::size_t>(i)]);
+      unpacked.resize(raw);
+      if (body.size() < 8) throw std::runtime_error("a zstd body without its check");
+      const std::size_t got = ZSTD_decompress(unpacked.data(), raw, body.data(), body.size() - 8);
+      if (ZSTD_isError(got) || got != raw) throw std::runtime_error("a zstd body that does not decode");
+      body = unpacked;
+    }
     while (!body.empty()) {
       std::uint32_t len = 0;
       for (int i = 3; i >= 0; --i) len = len << 8 | static_cast<unsigned char>(body[static_cast<std::size_t>(i)]);
@@ -86,8 +117,10 @@ struct TestBlock {
     for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>(b.size() >> (8 * i) & 0xFF));
     out.append(reinterpret_cast<const char*>(s.data()), 32);
     for (const auto t : tags) out.append(reinterpret_cast<const char*>(&t), 8);
-    return out + b;
+    return out + stored(b);
   }
+  // The body as the block stores it: zstd-compressed for codec 1.
+  [[nodiscard]] std::string stored(const std::string& b) const { return codec == 1 ? zstd_body(b) : b; }
   void retag(core::Seq first) {
     tags.clear();
     for (std::size_t i = 0; i < events.size(); ++i) tags.push_back(tag_of(first + i, events[i]));

@@ -44,7 +44,10 @@ std::size_t mapped_rss_kb(const std::string& file) {
 TEST(StoreResidentPages, ALongScanGivesTheFilesPagesBackAndShortScansKeepThem) {
   TempDir dir;
   auto store = open_store(dir.store());
-  const auto id = store.import_game(make_game("Long", 60'000));
+  // 200,000 events: compressed blocks (~20 B an event) still make a file of
+  // a few MB, so what a scan leaves resident besides its values (the other
+  // databases' pages) stays a small part of it.
+  const auto id = store.import_game(make_game("Long", 200'000));
   ASSERT_TRUE(id) << id.error().message;
   const std::string data = (dir.store() / "data.mdb").string();
   const auto file_kb = static_cast<std::size_t>(std::filesystem::file_size(data) / 1024);
@@ -54,11 +57,11 @@ TEST(StoreResidentPages, ALongScanGivesTheFilesPagesBackAndShortScansKeepThem) {
   auto reader = store.reader();
   ASSERT_TRUE(reader);
   std::size_t given = 0;
-  for (core::Seq from = 0; from < 60'001; from += 10'000) {
+  for (core::Seq from = 0; from < 200'001; from += 10'000) {
     auto n = reader->scan(*id, from, from + 10'000, [&](const core::Event&) { return ++given, true; });
     ASSERT_TRUE(n) << n.error().message;
   }
-  ASSERT_EQ(given, 60'001u);
+  ASSERT_EQ(given, 200'001u);
   const std::size_t after_short = mapped_rss_kb(data);
   EXPECT_GT(after_short, file_kb / 2) << "short scans keep the pages they read (" << after_short << " of "
                                       << file_kb << " kB)";
@@ -67,15 +70,20 @@ TEST(StoreResidentPages, ALongScanGivesTheFilesPagesBackAndShortScansKeepThem) {
   given = 0;
   auto n = reader->scan(*id, 0, kEndSeq, [&](const core::Event&) { return ++given, true; });
   ASSERT_TRUE(n) << n.error().message;
-  ASSERT_EQ(given, 60'001u);
+  ASSERT_EQ(given, 200'001u);
   const std::size_t after_long = mapped_rss_kb(data);
-  EXPECT_LT(after_long, file_kb / 8) << after_long << " of " << file_kb << " kB still resident";
+  // What stays is the kernel's fault-around: the fault after each release
+  // maps up to 64 KiB of neighbouring cached pages back in, the released
+  // ones among them (13 releases here).
+  const std::size_t fault_around_kb = 64 * (200'001 / 16'384 + 1);
+  EXPECT_LT(after_long, file_kb / 8 + fault_around_kb) << after_long << " of " << file_kb << " kB still resident";
+  EXPECT_LT(after_long, after_short / 2) << "the long scan gave back less than half of what it read";
 
   // The bytes are still there: a read after the release sees the same events.
   std::vector<core::Event> again;
-  ASSERT_TRUE(reader->scan(*id, 59'990, kEndSeq, [&](const core::Event& ev) { return again.push_back(ev), true; }));
+  ASSERT_TRUE(reader->scan(*id, 199'990, kEndSeq, [&](const core::Event& ev) { return again.push_back(ev), true; }));
   ASSERT_EQ(again.size(), 11u);
-  EXPECT_EQ(again.back().seq, 60'000u);
+  EXPECT_EQ(again.back().seq, 200'000u);
   EXPECT_TRUE(reader->verify(*id)->ok()) << "verify (a long scan too) still passes";
 }
 

@@ -93,5 +93,27 @@ TEST_F(TamperBytes, EveryFlippedByteOfEveryBlockIsCaught) {
   ASSERT_TRUE(verifies(dir_.store()));
 }
 
+// Sealed blocks are one zstd frame of their body: every flip inside a
+// compressed body either stops it decoding within its stated length or
+// changes what it decodes to, and the tags and S see that.
+TEST(TamperCompressedBytes, EveryFlippedByteOfEveryCompressedBlockIsCaught) {
+  TempDir dir;
+  {
+    auto store = open_store(dir.store());
+    // Sealed 1..64 and 65..128, and the tail 129..130, compressed by import.
+    ASSERT_EQ(store.import_game(make_game("Sealed", 130)).value(), 1u);
+  }
+  std::size_t compressed = 0;
+  for (const Record& r : records_of(dir.store(), kDbEvents)) compressed += r.value.size() > 1 && r.value[1] == 1;
+  ASSERT_EQ(compressed, 3u) << "the blocks are not compressed: this test would prove nothing";
+  ASSERT_TRUE(verifies(dir.store()));
+  for (const unsigned char mask : {0x01, 0x80}) {
+    std::size_t tried = 0;
+    EXPECT_EQ(flips_passed(dir.store(), kDbEvents, mask, tried), 0u) << "mask " << int{mask};
+    EXPECT_GT(tried, 500u);
+  }
+  ASSERT_TRUE(verifies(dir.store()));
+}
+
 }  // namespace
 }  // namespace warlog::store

@@ -247,6 +247,12 @@ class Archive {
   // Thread-safe. Errors: DataLoss when missing or unparsable.
   [[nodiscard]] Expected<std::shared_ptr<const core::Catalog>> catalog_by_hash(const std::string& hex) const;
   [[nodiscard]] Expected<std::shared_ptr<const core::Ruleset>> ruleset_by_hash(const std::string& hex) const;
+  // The same, from the bytes themselves (import, record): parsed once per
+  // Archive and kept under their content hash, so importing a thousand files
+  // that name one catalog parses it once. Thread-safe. Errors: as
+  // core::parse_catalog_csv / parse_ruleset_toml.
+  [[nodiscard]] Expected<std::shared_ptr<const core::Catalog>> catalog_from(std::string_view bytes) const;
+  [[nodiscard]] Expected<std::shared_ptr<const core::Ruleset>> ruleset_from(std::string_view bytes) const;
 
  private:
   struct Cache;

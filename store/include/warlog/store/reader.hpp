@@ -115,8 +115,10 @@ class Reader {
   // Errors: NotFound for an unknown game; DataLoss "game G: the chain breaks
   // in the block at seq A..B: run verify", or "game G, seq S: ..." for a
   // missing block, a block or event that does not decode, a header seq that
-  // disagrees; Unsupported for a payload kind newer than this build or a
-  // zstd block. Events of blocks before the error were given to fn. Events
+  // disagrees, or a compressed body that does not decode to its stated
+  // length ("the block at seq A..B: its zstd body ..."); Unsupported for a
+  // payload kind or block codec newer than this build. Events of blocks
+  // before the error were given to fn. Events
   // come with game set to `game` (it is not stored in them).
   // Memory: a scan of more than 16,384 events gives the pages of the mapped
   // data file it has read back to the kernel as it goes (madvise), so the
@@ -160,6 +162,21 @@ class Reader {
   // IoError etc. (store/src/chain_heads.cpp: the event chain's definition.)
   [[nodiscard]] Expected<std::map<core::Seq, core::Digest>> chain_heads(core::GameId game,
                                                                         std::span<const core::Seq> counts) const;
+
+  // What the events database holds, block by block (the benchmarks' bytes
+  // per event, store/src/layout_stats.cpp): stored values' sizes split into
+  // header and tags and body, the raw bodies they decode to, per codec. A
+  // block that does not parse or decode is counted in `unreadable`.
+  struct LayoutStats {
+    std::uint64_t blocks = 0, compressed_blocks = 0, unreadable = 0;
+    std::uint64_t events = 0;
+    std::uint64_t value_bytes = 0;   // stored values, whole
+    std::uint64_t header_bytes = 0;  // 40-byte headers and 8-byte tags
+    std::uint64_t stored_body_bytes = 0, raw_body_bytes = 0;                        // every block
+    std::uint64_t compressed_stored_bytes = 0, compressed_raw_bytes = 0;            // codec 1 blocks only
+    std::uint64_t key_bytes = 0;
+  };
+  [[nodiscard]] Expected<LayoutStats> layout_stats() const;
 
   // --- Blobs -------------------------------------------------------------------
   // The bytes stored by Store::put_blob, re-hashed on every read. NotFound

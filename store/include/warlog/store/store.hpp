@@ -176,9 +176,17 @@ class Store {
   // Writes a consistent, compacted copy of the store as of one read
   // transaction (mdb_env_copy2 with MDB_CP_COMPACT: free pages left out) to
   // dir/data.mdb, dir an existing empty directory, and flushes it to disk.
-  // Writers go on meanwhile; the copy holds no lock.mdb. Errors: IoError,
-  // DataLoss when LMDB finds the store damaged.
+  // Sealed blocks stored raw (by a build before zstd) are compressed in the
+  // copy (recompress_sealed), which is then compacted again: no hash
+  // changes. Writers go on meanwhile; the copy holds no lock.mdb. Errors:
+  // IoError, DataLoss when LMDB finds the store damaged.
   [[nodiscard]] Expected<void> copy_compact(const std::filesystem::path& dir) const;
+
+  // Rewrites every sealed block (64 events) stored raw with codec 1, the
+  // same tags and S (the chain is over the raw body), a batch of blocks per
+  // write transaction; returns how many it rewrote. A block that does not
+  // parse or decode is left as it is, for verify to name.
+  [[nodiscard]] Expected<std::size_t> recompress_sealed();
 
   // --- Facts -------------------------------------------------------------------
   [[nodiscard]] const std::filesystem::path& path() const noexcept;
