@@ -40,6 +40,11 @@ struct Options {
   std::size_t map_size = std::size_t{64} << 20;
   std::size_t max_map_size = std::size_t{1} << 40;
   unsigned max_readers = 126;  // reader slots shared by all processes
+  // Unless read_only, the store's owner lock (owner_lock.hpp) is held for the
+  // Store's life: shared by a local writer (open() fails with Conflict "warlog
+  // serve (pid P) owns this store: use --server HOST:PORT" while a server runs),
+  // exclusive for `warlog serve` (open() fails while any writer has it open).
+  bool serve_owner = false;
 };
 
 // When a commit returns, relative to the disk. A process crash (even SIGKILL)
