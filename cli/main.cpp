@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
       "  warlog trust add 'Head Judge' judge.pub            trust a key; verify then names its signer\n"
       "  warlog generate --games 100 --seed 1    random legal games, for scale tests\n"
       "  warlog backup /mnt/copies/store         a verified copy of the store, while it is in use\n"
+      "  warlog serve S --http 0.0.0.0:8080 --insecure-lan   the tables of an event record into one store\n"
       "Run 'warlog help VERB' (or 'warlog VERB --help') for a verb's options and exit codes.");
 
   Options opts;
@@ -201,6 +202,8 @@ int main(int argc, char** argv) {
   auto [keygen, sign] = add_signing(app, signing_args);
   TrustArgs trust_args;  // cli/trust.cpp
   CLI::App* trust = add_trust(app, trust_args);
+  ServeArgs serve_args;  // cli/serve.cpp
+  CLI::App* serve = add_serve(app, serve_args);
 
   add_manners(app);  // cli/manners.cpp: --version, help VERB, one-line errors with suggestions; last
 
@@ -233,6 +236,7 @@ int main(int argc, char** argv) {
     if (*keygen) return run_keygen(signing_args);
     if (*sign) return run_sign(signing_args);
     if (*trust) return run_trust(trust_args);
+    if (*serve) return run_serve(serve_args);
   } catch (const std::exception& e) {
     // Only a bug in warlog gets here: say so in one line, never a trace.
     fmt::print(stderr, "warlog: internal error: {}\n", e.what());
