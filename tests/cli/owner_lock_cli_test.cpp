@@ -19,7 +19,8 @@ namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kSpine = std::string(WARLOG_SAMPLES_DIR) + "/tutorial/spine_first_blood.wlog";
+const std::string kSamples = WARLOG_SAMPLES_DIR;
+const std::string kSpine = kSamples + "/tutorial/spine_first_blood.wlog";
 
 TEST(OwnerLockCli, EveryLocalWriterIsRefusedWhileServedAndEveryReaderWorks) {
   TempDir dir;
@@ -38,7 +39,8 @@ TEST(OwnerLockCli, EveryLocalWriterIsRefusedWhileServedAndEveryReaderWorks) {
            "import " + s + " '" + other + "'",
            "record '" + dir.store() + "' --game 1 </dev/null",
            "dispute add " + s + " --game 1 --seq 3 --claim 'three cards' --by Ines",
-           "generate " + s + " --games 1 --seed 3",
+           "generate " + s + " --games 1 --seed 3 --catalog '" + kSamples + "/catalogs/sample_cards.csv' --ruleset '" +
+               kSamples + "/rulesets/standard.toml' --decks '" + kSamples + "/decks'",
        }) {
     const CliResult r = run_warlog(writer);
     EXPECT_EQ(r.code, 2) << writer;
