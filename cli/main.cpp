@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
       "  warlog backup /mnt/copies/store         a verified copy of the store, while it is in use\n"
       "  warlog audit --shard 0/8 > part-0.jsonl one of 8 shards; warlog merge part-*.jsonl joins them\n"
       "  warlog serve round open S --round 1 --pairings r1.csv   a round's games, one per table\n"
+      "  warlog serve S --http 0.0.0.0:8080 --insecure-lan   the tables of an event record into one store\n"
       "Run 'warlog help VERB' (or 'warlog VERB --help') for a verb's options and exit codes.");
 
   Options opts;
@@ -247,15 +248,11 @@ int main(int argc, char** argv) {
   auto [keygen, sign] = add_signing(app, signing_args);
   TrustArgs trust_args;  // cli/trust.cpp
   CLI::App* trust = add_trust(app, trust_args);
+  ServeArgs serve_args;  // cli/serve.cpp
+  CLI::App* serve = add_serve(app, serve_args);
 
-  // warlog serve: the event's verbs (cli/serve_event.cpp); the server itself,
-  // `warlog serve STORE`, joins this group from its own branch.
-  CLI::App* serve = app.add_subcommand("serve", "Run an event: decklists, rounds from pairings, results, certificates");
-  serve->require_subcommand(1);
-  serve->footer("Running an event (docs/server.md section 7): serve decks registers the decklists, serve round open\n"
-                "creates a round's games from pairings, serve results writes its results, serve cert makes a venue's\n"
-                "certificates. Exit 0 on success, 1 when serve decks refuses a decklist, 2 on error (each verb's help\n"
-                "says more).");
+  // warlog serve's event verbs (cli/serve_event.cpp: decks, round open,
+  // results, cert) beside the server itself and its tokens (cli/serve.cpp).
   EventArgs event_args;
   add_event_verbs(*serve, event_args);
 
@@ -294,7 +291,10 @@ int main(int argc, char** argv) {
     if (*keygen) return run_keygen(signing_args);
     if (*sign) return run_sign(signing_args);
     if (*trust) return run_trust(trust_args);
-    if (*serve) return run_event_verbs(event_args);
+    if (*serve) {
+      if (const int event_verb = run_event_verbs(event_args); event_verb >= 0) return event_verb;
+      return run_serve(serve_args);
+    }
   } catch (const std::exception& e) {
     // Only a bug in warlog gets here: say so in one line, never a trace.
     fmt::print(stderr, "warlog: internal error: {}\n", e.what());

@@ -20,6 +20,7 @@
 #include "common.hpp"
 #include "verbs.hpp"
 #include "warlog/replay/event_json.hpp"
+#include "warlog/replay/line_json.hpp"
 #include "warlog/replay/recorder.hpp"
 #include "warlog/replay/report.hpp"
 
@@ -33,33 +34,7 @@ using replay::Recorder;
 
 // One JSON object per input line (docs/schema/record-line.schema.json).
 std::string outcome_json(const Recorder& r, std::uint64_t line_no, const LineOutcome& o) {
-  nlohmann::json j{{"line", line_no}, {"game", r.game()}, {"status", replay::to_string(o.status)}};
-  nlohmann::json seqs = nlohmann::json::array();
-  if (o.status == LineStatus::Recorded) {
-    for (const auto& ev : o.events) seqs.push_back(ev.seq);
-  }
-  j["seqs"] = seqs;
-  nlohmann::json findings = nlohmann::json::array();
-  for (const auto& f : o.findings) findings.push_back(replay::finding_json(f));
-  j["findings"] = findings;
-  if (!o.crossing.empty()) j["crossing"] = o.crossing;
-  if (!o.no_effect.empty()) j["no_effect"] = o.no_effect;
-  if (o.status == LineStatus::Conflict || o.status == LineStatus::NeedsConfirm) {
-    nlohmann::json events = nlohmann::json::array();
-    for (const auto& ev : o.events) events.push_back(replay::event_json(ev));
-    j["events"] = events;
-  }
-  if (o.status == LineStatus::Refused) {
-    nlohmann::json errors = nlohmann::json::array();
-    for (const auto& e : o.errors) {
-      // The input line, as the object's own "line": the parser counts only the lines it parsed.
-      errors.push_back({{"line", line_no}, {"col", e.col}, {"expected", e.expected}, {"found", e.found}, {"hint", e.hint}});
-    }
-    j["errors"] = errors;
-  }
-  if (!o.message.empty()) j["message"] = o.message;
-  j["next_seq"] = r.next_seq();
-  return j.dump() + "\n";
+  return replay::line_outcome_json(r, o, line_no).dump() + "\n";
 }
 
 void put(const std::string& s) {

@@ -101,4 +101,27 @@ struct RecordArgs {
 CLI::App* add_record(CLI::App& app, RecordArgs& r);
 int run_record(const RecordArgs& r);
 
+// warlog serve (cli/serve.cpp): registers the verb and its token
+// subcommands and runs them. Returns the `serve` App, so that other
+// subcommands (cert, round, results) are added beside `token`.
+struct ServeArgs {
+  std::string store_positional;  // STORE
+  std::string store;             // --store
+  std::string http = "127.0.0.1:8080";
+  bool insecure_lan = false;
+  unsigned max_request_kib = 64;
+  unsigned max_connections = 256;
+  double appends_per_second = 10;
+  double append_burst = 20;
+  double idle_seconds = 300;
+  unsigned public_turns_behind = 1;
+  // serve token issue|list|revoke
+  std::string token_verb;
+  std::string role;
+  std::uint64_t game = 0;
+  std::string token_id;
+};
+CLI::App* add_serve(CLI::App& app, ServeArgs& a);
+int run_serve(const ServeArgs& a);
+
 }  // namespace warlog::cli

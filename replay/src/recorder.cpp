@@ -17,6 +17,7 @@
 #include "warlog/core/corrections.hpp"
 #include "warlog/core/text_file.hpp"
 #include "warlog/replay/backup_signature.hpp"
+#include "warlog/events/codec.hpp"
 #include "warlog/replay/corrections.hpp"
 #include "warlog/store/reader.hpp"
 #include "warlog/store/store.hpp"
@@ -32,6 +33,7 @@ std::string_view to_string(LineStatus s) noexcept {
     case LineStatus::NeedsConfirm: return "needs-confirm";
     case LineStatus::Ended: return "ended";
     case LineStatus::Command: return "command";
+    case LineStatus::AlreadyRecorded: return "already-recorded";
   }
   return "?";
 }
@@ -203,27 +205,37 @@ Expected<Recorder> Recorder::open(Archive& archive, core::GameId game) {
   return Recorder(std::move(impl));
 }
 
-Expected<LineOutcome> Recorder::enter(std::string_view line, Violations violations) {
+PreparedLine Recorder::prepare(std::string_view line, Violations violations) {
   Impl& m = *impl_;
-  if (auto shown = m.command(line)) return LineOutcome{LineStatus::Command, {}, {}, {}, std::move(*shown), {}, {}};
+  PreparedLine p;
+  auto refused_by_store = [&p](Error e) {
+    p.store_error = std::move(e);
+    return std::move(p);
+  };
+  p.expected_seq = m.session.next_seq();
+  LineOutcome& out = p.outcome;
+  if (auto shown = m.command(line)) {
+    out.status = LineStatus::Command;
+    out.message = std::move(*shown);
+    return p;
+  }
 
   core::LineResult parsed = m.session.parse(line);
-  LineOutcome out;
   if (!parsed.ok()) {
     out.status = LineStatus::Refused;
     out.errors = std::move(parsed.errors);
-    return out;
+    return p;
   }
   if (parsed.events.empty()) {  // a blank line or a comment: nothing to record
     out.status = LineStatus::Nothing;
-    return out;
+    return p;
   }
   if (m.ended_at) {
     for (const core::Event& ev : parsed.events) {
       if (passes_after_end(ev)) continue;
       out.status = LineStatus::Ended;
       out.message = fmt::format("game {} ended at seq {}: call a judge", m.game, *m.ended_at);
-      return out;
+      return p;
     }
   }
 
@@ -253,57 +265,104 @@ Expected<LineOutcome> Recorder::enter(std::string_view line, Violations violatio
     }
     if (crossing->crossed.empty()) out.crossing.push_back("  no card drawn, no shuffle, nothing hidden revealed");
   }
-  if (!out.crossing.empty() && violations != Violations::Record) {
+  out.events = std::move(parsed.events);
+  out.findings = std::move(found);
+  if ((!out.crossing.empty() && violations != Violations::Record) || (violations == Violations::Hold && violates)) {
     out.status = LineStatus::NeedsConfirm;
-    out.events = std::move(parsed.events);
-    out.findings = std::move(found);
-    return out;
+    return p;
   }
-  if (violations == Violations::Hold && violates) {
-    out.status = LineStatus::NeedsConfirm;
-    out.events = std::move(parsed.events);
-    out.findings = std::move(found);
-    return out;
-  }
-
   // A judge's backup is signed over the history it backs up, as it will be stored.
   if (m.backup_key) {
-    for (std::size_t i = 0; i < parsed.events.size(); ++i) {
-      core::Event& ev = parsed.events[i];
+    for (core::Event& ev : out.events) {
       if (!std::holds_alternative<core::BackupTo>(ev.payload)) continue;
       auto reader = m.archive->store().reader();
-      if (!reader) return tl::unexpected(reader.error());
+      if (!reader) return refused_by_store(reader.error());
       auto head = reader->head_at(m.game, ev.seq);
-      if (!head) return tl::unexpected(head.error());
+      if (!head) return refused_by_store(head.error());
       sign_backup(ev, *head, *m.backup_key);
     }
   }
-  auto appended = m.archive->store().append(m.game, m.session.next_seq(), parsed.events, store::Durability::Sync);
-  if (!appended && appended.error().code == ErrorCode::Conflict) {
-    // Another recorder got there first: learn what it recorded; this line
-    // is not recorded (the caller may enter it again, in the new context).
-    auto reader = m.archive->store().reader();
-    if (!reader) return tl::unexpected(reader.error());
-    std::vector<core::Event> theirs;
-    auto n = reader->scan(m.game, m.session.next_seq(), store::kEndSeq, [&theirs](const core::Event& ev) {
-      theirs.push_back(ev);
-      return true;
-    });
-    if (!n) return tl::unexpected(n.error());
-    out.status = LineStatus::Conflict;
-    m.take(theirs, &out.findings);
-    out.events = std::move(theirs);
-    return out;
-  }
-  if (!appended) return tl::unexpected(appended.error());
-
-  // The preview is what was committed: keep it rather than fold again.
-  out.findings = found;
   out.no_effect = trial.refused;
-  trial.found = std::move(found);
-  m.commit(parsed.events, std::move(trial));
-  out.events = std::move(parsed.events);
+  trial.found = out.findings;
+  p.fold = std::make_shared<PreparedFold>(PreparedFold{std::move(trial)});
+  p.append = true;
+  return p;
+}
+
+void Recorder::committed(const PreparedLine& p) {
+  Impl& m = *impl_;
+  // The preview is what was committed: keep it rather than fold again,
+  // unless something was taken since it was made.
+  if (p.fold && p.expected_seq == m.session.next_seq() && p.expected_seq == m.events.size()) {
+    m.commit(p.outcome.events, std::move(p.fold->preview));
+    p.fold.reset();
+    return;
+  }
+  m.take(p.outcome.events, nullptr);
+}
+
+Expected<LineOutcome> Recorder::conflicted() {
+  // Another recorder got there first: learn what it recorded; this line
+  // is not recorded (the caller may enter it again, in the new context).
+  Impl& m = *impl_;
+  auto reader = m.archive->store().reader();
+  if (!reader) return tl::unexpected(reader.error());
+  std::vector<core::Event> theirs;
+  auto n = reader->scan(m.game, m.session.next_seq(), store::kEndSeq, [&theirs](const core::Event& ev) {
+    theirs.push_back(ev);
+    return true;
+  });
+  if (!n) return tl::unexpected(n.error());
+  LineOutcome out;
+  out.status = LineStatus::Conflict;
+  m.take(theirs, &out.findings);
+  out.events = std::move(theirs);
   return out;
+}
+
+std::optional<LineOutcome> Recorder::already_recorded(std::string_view line, core::Seq expected) const {
+  const Impl& m = *impl_;
+  if (expected == 0 || expected >= m.events.size()) return std::nullopt;
+  // The notation's context as it stood at `expected`, as open() rebuilds it
+  // (NotationSession::observe moves it past corrections as the game stood).
+  const std::span<const core::Event> before = std::span(m.events).first(expected);
+  auto session = core::NotationSession::resume(before.first(1), fmt::format("game {}", m.game), m.catalog);
+  if (!session) return std::nullopt;
+  for (const core::Event& ev : before) session->observe(ev);
+  core::LineResult parsed = session->parse(line);
+  if (!parsed.ok() || parsed.events.empty() || expected + parsed.events.size() > m.events.size()) return std::nullopt;
+  LineOutcome out;
+  out.status = LineStatus::AlreadyRecorded;
+  for (std::size_t i = 0; i < parsed.events.size(); ++i) {
+    core::Event retried = parsed.events[i];
+    core::Event stored = m.events[expected + i];
+    retried.game = stored.game;
+    retried.recorded_at_ms = 0;
+    stored.recorded_at_ms = 0;
+    // A signed backup carries its signature only as stored: compare the rest.
+    if (auto* b = std::get_if<core::BackupTo>(&stored.payload)) {
+      if (auto* rb = std::get_if<core::BackupTo>(&retried.payload)) rb->signature = b->signature;
+    }
+    const core::Seq seq = expected + i;
+    if (events::encode_event(retried, seq) != events::encode_event(stored, seq)) return std::nullopt;
+    out.events.push_back(m.events[expected + i]);
+  }
+  const core::Seq end = expected + parsed.events.size();
+  for (const LocatedFinding& f : m.findings) {
+    if (f.finding.seq >= expected && f.finding.seq < end) out.findings.push_back(f);
+  }
+  return out;
+}
+
+Expected<LineOutcome> Recorder::enter(std::string_view line, Violations violations) {
+  PreparedLine p = prepare(line, violations);
+  if (p.store_error) return tl::unexpected(std::move(*p.store_error));
+  if (!p.append) return std::move(p.outcome);
+  auto appended = impl_->archive->store().append(impl_->game, p.expected_seq, p.outcome.events, store::Durability::Sync);
+  if (!appended && appended.error().code == ErrorCode::Conflict) return conflicted();
+  if (!appended) return tl::unexpected(appended.error());
+  committed(p);
+  return std::move(p.outcome);
 }
 
 void Recorder::sign_backups_with(const store::KeyPair& key) { impl_->backup_key = key; }

@@ -58,4 +58,9 @@ struct Recorder::Impl {
   [[nodiscard]] std::optional<std::string> command(std::string_view line) const;
 };
 
+// What prepare() folded, kept for committed().
+struct PreparedFold {
+  Recorder::Impl::Preview preview;
+};
+
 }  // namespace warlog::replay

@@ -298,6 +298,9 @@ std::string answer_text(const Recorder& r, const LineOutcome& o) {
       return "needs-confirm: this line breaks a rule; nothing recorded\n" + held_text(r, o);
     case LineStatus::Ended: return fmt::format("ended: {}; nothing recorded\n", o.message);
     case LineStatus::Command: return o.message + "\n";
+    case LineStatus::AlreadyRecorded:
+      return fmt::format("{} already recorded (a retry); nothing written\n", seqs_text(o.events)) +
+             findings_text(r, o.findings);
   }
   return {};
 }

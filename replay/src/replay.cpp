@@ -177,6 +177,7 @@ Expected<std::shared_ptr<store::SnapshotCache>> Archive::snapshot_cache() const 
 Expected<Archive> Archive::open(const std::string& path, Mode mode) {
   store::Options o;
   o.read_only = mode == Mode::ReadOnly;
+  o.serve_owner = mode == Mode::Serve;
   auto st = store::Store::open(path, o);
   if (!st) return tl::unexpected(st.error());
   return Archive(path, std::make_unique<store::Store>(std::move(*st)));

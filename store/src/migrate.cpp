@@ -11,6 +11,7 @@
 #include "shared.hpp"
 #include "warlog/store/game_meta.hpp"
 #include "warlog/store/keys.hpp"
+#include "warlog/store/owner_lock.hpp"
 #include "warlog/store/store.hpp"
 #include "write_txn.hpp"
 
@@ -21,6 +22,10 @@ namespace fs = std::filesystem;
 Expected<std::vector<MigratedGame>> Store::migrate_format1(const fs::path& path, std::int64_t migrated_at_ms) {
   auto old = format1::Reader1::open(path);
   if (!old) return tl::unexpected(old.error());
+  // A running server owns the store: migrating it under the server would
+  // rename its files away (owner_lock.hpp).
+  auto owner = OwnerLock::share(path);
+  if (!owner) return tl::unexpected(owner.error());
   const fs::path fresh = fs::path(path.string() + ".migrating");
   const fs::path kept = fs::path(path.string() + ".format-1");
   std::error_code ec;

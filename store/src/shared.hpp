@@ -22,6 +22,7 @@
 
 #include "warlog/core/error.hpp"
 #include "warlog/store/lmdb.hpp"
+#include "warlog/store/owner_lock.hpp"
 
 namespace warlog::store::detail {
 
@@ -57,6 +58,7 @@ class OpenGuard {
 
 struct Shared {
   OpenGuard guard;  // declared first: released after the env is closed
+  OwnerLock owner;  // the owner lock (owner_lock.hpp); not held when read-only
   lmdb::Env env;
   Dbis dbi;
   std::filesystem::path path;

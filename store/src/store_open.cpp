@@ -307,6 +307,11 @@ Expected<Store> Store::open(const fs::path& path, const Options& options) {
   auto shared = std::make_shared<Shared>();
   Shared& s = *shared;
   s.guard = std::move(*guard);
+  if (!options.read_only) {
+    auto owner = options.serve_owner ? OwnerLock::own(path) : OwnerLock::share(path);
+    if (!owner) return tl::unexpected(owner.error());
+    s.owner = std::move(*owner);
+  }
   s.path = path;
   s.read_only = options.read_only;
   s.max_map_size = std::max(options.max_map_size, options.map_size);

@@ -289,8 +289,10 @@ Expected<std::vector<Expected<ImportedGame>>> Store::import_games(
       });
 }
 
-Expected<core::Seq> Store::append(core::GameId game, core::Seq expected_next_seq,
-                                  std::span<const core::Event> events, Durability durability) {
+namespace {
+
+// The checks append makes before any transaction.
+Expected<void> check_appended(core::GameId game, std::span<const core::Event> events) {
   for (std::size_t i = 0; i < events.size(); ++i) {
     if (is_game_created(events[i])) {
       return make_error(ErrorCode::InvalidArgument,
@@ -301,43 +303,88 @@ Expected<core::Seq> Store::append(core::GameId game, core::Seq expected_next_seq
                         fmt::format("append to game {}: event {}: {}", game, i, ok.error().message));
     }
   }
+  return {};
+}
+
+// Appends inside w. A game-level refusal (NotFound, Conflict, a broken
+// tail, an over-size event) is found before the first put, so nothing of
+// this append is in w when it is returned and the transaction may go on.
+tl::expected<core::Seq, ImportError> append_in(WriteTxn& w, core::GameId game, core::Seq expected_next_seq,
+                                               std::span<const core::Event> events) {
+  auto refused = [](Error e) { return tl::unexpected(ImportError{std::move(e), true}); };
+  auto store_error = [](Error e) { return tl::unexpected(ImportError{std::move(e), false}); };
+  const auto gkey = game_key(game);
+  auto raw = w.get(w.s.dbi.games, view(gkey), "reading the game record");
+  if (!raw) return store_error(raw.error());
+  if (!*raw) return refused(Error{ErrorCode::NotFound, fmt::format("game {} does not exist", game)});
+  auto meta = decode_game_meta(**raw);
+  if (!meta) return refused(Error{meta.error().code, fmt::format("game {}: {}", game, meta.error().message)});
+  meta->id = game;
+  if (meta->event_count != expected_next_seq) {
+    return refused(Error{ErrorCode::Conflict,
+                         fmt::format("game {} has {} events; the append expected {} (another "
+                                     "writer got there first); nothing written",
+                                     game, meta->event_count, expected_next_seq)});
+  }
+  if (events.empty()) return meta->event_count;
+  core::Seq tail_first = 0;
+  auto tail = open_tail(w, *meta, tail_first);
+  if (!tail) {
+    if (tail.error().code == ErrorCode::DataLoss) return refused(tail.error());
+    return store_error(tail.error());
+  }
+
+  // Only the last game's keys may use MDB_APPEND: later games' keys sort after.
+  auto last = last_game_id(w);
+  if (!last) return store_error(last.error());
+  auto encoded = encode_events(game, meta->event_count, events);
+  if (!encoded) return refused(encoded.error());
+  auto head = put_blocks(w, game, meta->event_count, *encoded, std::move(*tail), tail_first, *last == game);
+  if (!head) return store_error(head.error());
+  meta->head = *head;
+  meta->event_count += events.size();
+  auto put = w.put(w.s.dbi.games, view(gkey), encode_game_meta(*meta), 0, "writing the game record");
+  if (!put) return store_error(put.error());
+  return meta->event_count;
+}
+
+}  // namespace
+
+Expected<core::Seq> Store::append(core::GameId game, core::Seq expected_next_seq,
+                                  std::span<const core::Event> events, Durability durability) {
+  if (auto ok = check_appended(game, events); !ok) return tl::unexpected(ok.error());
   return detail::with_write_txn<core::Seq>(
       *shared_, durability, [&](WriteTxn& w) -> Expected<core::Seq> {
-        const auto gkey = game_key(game);
-        auto raw = w.get(w.s.dbi.games, view(gkey), "reading the game record");
-        if (!raw) return tl::unexpected(raw.error());
-        if (!*raw)
-          return make_error(ErrorCode::NotFound, fmt::format("game {} does not exist", game));
-        auto meta = decode_game_meta(**raw);
-        if (!meta) {
-          return make_error(meta.error().code,
-                            fmt::format("game {}: {}", game, meta.error().message));
-        }
-        meta->id = game;
-        if (meta->event_count != expected_next_seq) {
-          return make_error(ErrorCode::Conflict,
-                            fmt::format("game {} has {} events; the append expected {} (another "
-                                        "writer got there first); nothing written",
-                                        game, meta->event_count, expected_next_seq));
-        }
-        if (events.empty()) return meta->event_count;
-        core::Seq tail_first = 0;
-        auto tail = open_tail(w, *meta, tail_first);
-        if (!tail) return tl::unexpected(tail.error());
+        auto r = append_in(w, game, expected_next_seq, events);
+        if (!r) return tl::unexpected(std::move(r.error().error));
+        return *r;
+      });
+}
 
-        // Only the last game's keys may use MDB_APPEND: later games' keys sort after.
-        auto last = last_game_id(w);
-        if (!last) return tl::unexpected(last.error());
-        auto encoded = encode_events(game, meta->event_count, events);
-        if (!encoded) return tl::unexpected(encoded.error());
-        auto head = put_blocks(w, game, meta->event_count, *encoded, std::move(*tail), tail_first, *last == game);
-        if (!head) return tl::unexpected(head.error());
-        meta->head = *head;
-        meta->event_count += events.size();
-        auto put =
-            w.put(w.s.dbi.games, view(gkey), encode_game_meta(*meta), 0, "writing the game record");
-        if (!put) return tl::unexpected(put.error());
-        return meta->event_count;
+Expected<std::vector<Expected<core::Seq>>> Store::append_batch(std::span<const AppendRequest> requests,
+                                                               Durability durability) {
+  std::vector<Expected<void>> checked;
+  checked.reserve(requests.size());
+  for (const AppendRequest& r : requests) checked.push_back(check_appended(r.game, r.events));
+  return detail::with_write_txn<std::vector<Expected<core::Seq>>>(
+      *shared_, durability, [&](WriteTxn& w) -> Expected<std::vector<Expected<core::Seq>>> {
+        std::vector<Expected<core::Seq>> out;
+        out.reserve(requests.size());
+        for (std::size_t i = 0; i < requests.size(); ++i) {
+          if (!checked[i]) {
+            out.push_back(tl::unexpected(checked[i].error()));
+            continue;
+          }
+          auto r = append_in(w, requests[i].game, requests[i].expected_next_seq, requests[i].events);
+          if (r) {
+            out.push_back(*r);
+          } else if (r.error().game_level) {
+            out.push_back(tl::unexpected(std::move(r.error().error)));
+          } else {
+            return tl::unexpected(std::move(r.error().error));  // aborts the whole batch
+          }
+        }
+        return out;
       });
 }
 

@@ -35,9 +35,11 @@ enum class LineStatus : std::uint8_t {
   NeedsConfirm,  // Violations::Hold and the line breaks a rule: nothing written
   Ended,         // a GameEnded is in the stream: message says where
   Command,       // board, hand N, state, findings, help: message is what it shows
+  AlreadyRecorded,  // a retried line whose events are stored already: events are the stored ones; nothing written
 };
 
-// "ok", "nothing", "refused", "conflict", "needs-confirm", "ended", "command": the
+// "ok", "nothing", "refused", "conflict", "needs-confirm", "ended", "command",
+// "already-recorded": the
 // `status` of docs/schema/record-line.schema.json.
 [[nodiscard]] std::string_view to_string(LineStatus s) noexcept;
 
@@ -67,6 +69,25 @@ enum class Violations : std::uint8_t {
   Hold,        // a violation or a backup: write nothing and answer NeedsConfirm (--strict); enter again
                // with Record to confirm
   HoldBackup,  // only a backup: NeedsConfirm with what it crosses, so a judge weighs it first
+};
+
+struct PreparedFold;  // the fold of the line on a copy (recorder_impl.hpp)
+
+// A line parsed and checked by Recorder::prepare, nothing written yet.
+struct PreparedLine {
+  // The answer. When `append` is set, a Recorded outcome whose events (seqs
+  // from expected_seq, recorded times stamped) and findings hold once they
+  // are appended.
+  LineOutcome outcome;
+  bool append = false;
+  core::Seq expected_seq = 0;
+  // The state, findings and end with the line folded in, which committed()
+  // keeps rather than fold again (one line, one fold); only while nothing
+  // else was taken since prepare().
+  std::shared_ptr<PreparedFold> fold;
+  // The store failed while the line was prepared (signing a backup reads the
+  // chain head): nothing to append; enter() returns it as its error.
+  std::optional<Error> store_error;
 };
 
 // A completion: replace the bytes [start, end of the text given) by one of
@@ -110,6 +131,27 @@ class Recorder {
   // broken chain, a full disk): the outcome of a line is never an error.
   [[nodiscard]] Expected<LineOutcome> enter(std::string_view line, Violations violations = Violations::Record);
 
+  // --- For a writer that commits many games' lines in one transaction ----
+  // (warlog serve, docs/server.md › 2). enter() is prepare(), the store's
+  // append, then committed() or conflicted().
+  //
+  // The line parsed and checked as enter() does, nothing written and the
+  // kept state untouched.
+  [[nodiscard]] PreparedLine prepare(std::string_view line, Violations violations = Violations::Record);
+  // The store appended p's events at p.expected_seq: the kept state moves on.
+  void committed(const PreparedLine& p);
+  // The store refused p's append with Conflict: the Conflict outcome, with
+  // the events the other recorder appended, now known here. Errors: the
+  // store's.
+  [[nodiscard]] Expected<LineOutcome> conflicted();
+  // A line sent again with the expected seq it was first sent with, now
+  // behind next_seq() (its answer was lost): AlreadyRecorded, with the stored
+  // events and their findings, when the events stored from `expected` are
+  // the ones the line gives when parsed there (canonical bytes equal with
+  // recordedAt cleared: the time is the only field the recorder stamps);
+  // nullopt when they are not (another recorder's events: a conflict).
+  [[nodiscard]] std::optional<LineOutcome> already_recorded(std::string_view line, core::Seq expected) const;
+
   // What might come next at the end of `line`: verbs and commands first;
   // the acting seat's hand for play/forage/stock/discard; occupied spaces for
   // move/fire/combat and the other verbs that name a Troop; the catalog's
@@ -132,6 +174,7 @@ class Recorder {
   [[nodiscard]] std::string where() const;
 
  private:
+  friend struct PreparedFold;
   struct Impl;
   explicit Recorder(std::unique_ptr<Impl> impl) noexcept;
   std::unique_ptr<Impl> impl_;

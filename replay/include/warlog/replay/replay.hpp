@@ -153,10 +153,16 @@ struct Moment {
 
 class Archive {
  public:
-  enum class Mode { ReadOnly, ReadWrite };
+  // ReadWrite holds the store's owner lock shared, Serve exclusively, for
+  // the Archive's life (store/owner_lock.hpp): a local writer is refused
+  // while `warlog serve` owns the store, and a server cannot start while a
+  // local writer has it open. ReadOnly takes no lock.
+  enum class Mode { ReadOnly, ReadWrite, Serve };
 
-  // Opens (ReadWrite: creates) the store at `path`. Errors: NotFound for a
-  // missing store opened ReadOnly; IoError, Unsupported (newer format).
+  // Opens (ReadWrite, Serve: creates) the store at `path`. Errors: NotFound
+  // for a missing store opened ReadOnly; Conflict "warlog serve (pid P) owns
+  // this store: use --server HOST:PORT" (the owner lock); IoError,
+  // Unsupported (newer format).
   [[nodiscard]] static Expected<Archive> open(const std::string& path, Mode mode);
 
   Archive(Archive&&) noexcept;

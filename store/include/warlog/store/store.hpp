@@ -40,6 +40,11 @@ struct Options {
   std::size_t map_size = std::size_t{64} << 20;
   std::size_t max_map_size = std::size_t{1} << 40;
   unsigned max_readers = 126;  // reader slots shared by all processes
+  // Unless read_only, the store's owner lock (owner_lock.hpp) is held for the
+  // Store's life: shared by a local writer (open() fails with Conflict "warlog
+  // serve (pid P) owns this store: use --server HOST:PORT" while a server runs),
+  // exclusive for `warlog serve` (open() fails while any writer has it open).
+  bool serve_owner = false;
 };
 
 // When a commit returns, relative to the disk. A process crash (even SIGKILL)
@@ -62,6 +67,13 @@ struct MigratedGame {
   core::Seq events = 0;
   core::Digest format1_head{};
   std::vector<core::GameSigned> signatures;  // format-1 signatures valid at that head
+};
+
+// One append of Store::append_batch: as Store::append's arguments.
+struct AppendRequest {
+  core::GameId game = 0;
+  core::Seq expected_next_seq = 0;
+  std::span<const core::Event> events;
 };
 
 // One game of Store::import_games.
@@ -132,6 +144,19 @@ class Store {
   [[nodiscard]] Expected<core::Seq> append(core::GameId game, core::Seq expected_next_seq,
                                            std::span<const core::Event> events,
                                            Durability durability = Durability::Sync);
+
+  // Many appends in one write transaction, one commit (the server's path:
+  // one pair of flushes for every table that appended meanwhile). Returns
+  // one result per request, in order: the game's new event count, or why it
+  // was refused (as append: NotFound, Conflict, InvalidArgument, DataLoss
+  // for a broken tail, ResourceExhausted for an over-size event), which
+  // writes nothing of it and does not stop the others. Requests are applied
+  // in order, so a second append to the same game expects the count after
+  // the first. An error of the store itself (I/O, a map that cannot grow)
+  // aborts the transaction: nothing of the batch is written and the call
+  // fails.
+  [[nodiscard]] Expected<std::vector<Expected<core::Seq>>> append_batch(std::span<const AppendRequest> requests,
+                                                                         Durability durability = Durability::Sync);
 
   // Stores bytes under (kind, BLAKE2b-256(bytes)) and returns the hash.
   // Storing the same bytes again is a no-op.

@@ -1,0 +1,159 @@
+// warlog serve: the tournament server (server/, docs/server.md), and its
+// token verbs. The `serve` verb is registered here; its other subcommands
+// (cert, round, results) are added beside `token`.
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <ctime>
+
+#include "common.hpp"
+#include "verbs.hpp"
+#include "warlog/replay/replay.hpp"
+#include "warlog/server/server.hpp"
+#include "warlog/server/tokens.hpp"
+
+namespace warlog::cli {
+
+namespace {
+
+std::string store_of(const ServeArgs& a) {
+  if (!a.store_positional.empty()) return a.store_positional;
+  return a.store.empty() ? replay::default_store_path() : a.store;
+}
+
+int fail(const Error& e) {
+  error_line(e);
+  return kExitError;
+}
+
+std::string utc(std::int64_t ms) {
+  const std::time_t t = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%SZ", &tm);
+  return buf;
+}
+
+int run_token(const ServeArgs& a) {
+  const std::string store = store_of(a);
+  if (!std::filesystem::is_directory(store)) {
+    return fail(Error{ErrorCode::NotFound, fmt::format("no warlog store at {}", store)});
+  }
+  if (a.token_verb == "issue") {
+    const auto role = server::role_from_string(a.role);
+    if (!role) return fail(Error{ErrorCode::InvalidArgument, "--role takes table, judge or public"});
+    auto issued = server::issue_token(store, *role, a.game);
+    if (!issued) return fail(issued.error());
+    fmt::print("{}\n", issued->token);
+    fmt::print(stderr, "token {} ({}{}) issued: it is shown this once, keep it; only its hash is stored\n",
+               issued->entry.id(), server::to_string(issued->entry.role),
+               issued->entry.game ? fmt::format(", game {}", issued->entry.game) : std::string());
+    return kExitClean;
+  }
+  if (a.token_verb == "list") {
+    auto tokens = server::list_tokens(store);
+    if (!tokens) return fail(tokens.error());
+    fmt::print("{:<12}  {:<6}  {:>5}  {}\n", "id", "role", "game", "issued");
+    for (const auto& t : *tokens) {
+      fmt::print("{:<12}  {:<6}  {:>5}  {}\n", t.id(), server::to_string(t.role), t.game ? std::to_string(t.game) : "-",
+                 utc(t.issued_ms));
+    }
+    return kExitClean;
+  }
+  auto gone = server::revoke_token(store, a.token_id);
+  if (!gone) return fail(gone.error());
+  fmt::print("token {} ({}) revoked: a running server refuses it from now on\n", gone->id(),
+             server::to_string(gone->role));
+  return kExitClean;
+}
+
+}  // namespace
+
+CLI::App* add_serve(CLI::App& app, ServeArgs& a) {
+  CLI::App* serve = app.add_subcommand("serve", "Serve a store to the tables of an event: the web recorder and its API");
+  serve->add_option("store", a.store_positional, "Store directory (default: --store, $WARLOG_STORE, else .warlog/store)");
+  serve->add_option("--store", a.store, "Store directory, as the other verbs take it");
+  serve->add_option("--http", a.http, "HOST:PORT to serve HTTP on (default 127.0.0.1:8080; port 0 picks one and prints it)");
+  serve->add_flag("--insecure-lan", a.insecure_lan,
+                  "Serve off loopback without TLS (tokens and games cross the network in clear); warns at every start");
+  serve->add_option("--max-request-kib", a.max_request_kib, "Largest request body, KiB (default 64): 413 past it")
+      ->check(CLI::PositiveNumber);
+  serve->add_option("--max-connections", a.max_connections, "Connections open at once (default 256): 503 past it")
+      ->check(CLI::PositiveNumber);
+  serve->add_option("--appends-per-second", a.appends_per_second,
+                    "Appends a second per token (default 10), a token bucket: 429 past it")
+      ->check(CLI::PositiveNumber);
+  serve->add_option("--append-burst", a.append_burst, "Appends a token may make at once (default 20)")
+      ->check(CLI::PositiveNumber);
+  serve->add_option("--idle-seconds", a.idle_seconds, "Close a connection with no request in this long (default 300)")
+      ->check(CLI::PositiveNumber);
+  serve->add_option("--public-turns-behind", a.public_turns_behind,
+                    "The public view's delay in turns (default 1; 0: live)");
+  serve->footer(
+      "One process owns the store while it serves (STORE/serve.lock): every local writing verb (import, record,\n"
+      "dispute, sign, migrate, generate into the store) is refused meanwhile; the reading verbs, the viewer and\n"
+      "backups work beside it. Tables record through the page at http://HOST:PORT/ or the API (docs/server.md),\n"
+      "each with a token: warlog serve token issue STORE --role table --game N.\n"
+      "Off loopback, refuses to start without --insecure-lan (TLS is not built yet).\n"
+      "Running an event (docs/server.md section 7): serve decks registers the decklists, serve round open creates a\n"
+      "round's games from pairings, serve results writes its results, serve cert makes a venue's certificates\n"
+      "(each verb's help says more; serve decks exits 1 when it refuses a decklist).\n"
+      "Stops at SIGINT (Ctrl-C) or SIGTERM. Exit 0 when stopped, 2 when it cannot start.");
+  serve->require_subcommand(0, 1);
+
+  CLI::App* token = serve->add_subcommand("token", "Issue, list or revoke the tokens of a served store");
+  token->require_subcommand(1);
+  auto add_store = [&a](CLI::App* sub) {
+    sub->add_option("store", a.store_positional, "Store directory (default: --store, $WARLOG_STORE, else .warlog/store)");
+    sub->add_option("--store", a.store, "Store directory, as the other verbs take it");
+  };
+  CLI::App* issue = token->add_subcommand("issue", "Issue a token: printed once on stdout, only its hash is kept");
+  add_store(issue);
+  issue->add_option("--role", a.role, "table (appends to its game), judge (every game), public (the public view)")
+      ->required()
+      ->check(CLI::IsMember({"table", "judge", "public"}));
+  issue->add_option("--game", a.game, "The game of a table token");
+  issue->footer("The token goes to stdout (64 hex digits), its id and role to stderr. Exit 0 when issued, 2 on error\n"
+                "(no store, a table token without --game, another role with one).");
+  issue->callback([&a] { a.token_verb = "issue"; });
+  CLI::App* list = token->add_subcommand("list", "List the tokens: id, role, game, when issued");
+  add_store(list);
+  list->footer("Tokens themselves are never shown again: only their ids. Exit 0, or 2 on error.");
+  list->callback([&a] { a.token_verb = "list"; });
+  CLI::App* revoke = token->add_subcommand("revoke", "Revoke a token by its id: its follow streams close within a second");
+  add_store(revoke);
+  revoke->add_option("id", a.token_id, "The token's id, as list shows it")->required();
+  revoke->footer("Exit 0 when revoked, 2 on error (no such token).");
+  revoke->callback([&a] { a.token_verb = "revoke"; });
+  token->footer("Tokens live hashed (BLAKE2b-256) in STORE/serve-tokens, mode 0600; a running server reads the file\n"
+                "again when it changes. Exit 0 on success, 2 on error.");
+  return serve;
+}
+
+int run_serve(const ServeArgs& a) {
+  if (!a.token_verb.empty()) return run_token(a);
+  server::ServeOptions o;
+  o.store = store_of(a);
+  o.http = a.http;
+  o.insecure_lan = a.insecure_lan;
+  o.limits.request_bytes = static_cast<std::size_t>(a.max_request_kib) * 1024;
+  o.limits.connections = a.max_connections;
+  o.limits.appends_per_second = a.appends_per_second;
+  o.limits.append_burst = a.append_burst;
+  o.limits.idle = std::chrono::milliseconds(static_cast<std::int64_t>(a.idle_seconds * 1000));
+  o.public_turns_behind = a.public_turns_behind;
+  o.on_listening = [](const std::string& address) {
+    fmt::print("warlog serve: listening on http://{}/ (pid {}); stop with Ctrl-C\n", address, ::getpid());
+    std::fflush(stdout);
+  };
+  o.on_warning = [](const std::string& line) { fmt::print(stderr, "warlog serve: {}\n", line); };
+  auto served = server::serve(o);
+  if (!served) return fail(served.error());
+  return kExitClean;
+}
+
+}  // namespace warlog::cli

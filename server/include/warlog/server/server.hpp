@@ -1,0 +1,47 @@
+#pragma once
+// `warlog serve` (docs/server.md): one process owns the store (the owner
+// lock, store/owner_lock.hpp), a writer thread commits every table's lines
+// through one replay::Recorder per game, and KJ's HTTP server on the event
+// loop thread answers the web recorder (web/, embedded) and the JSON API.
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <string>
+
+#include "warlog/core/error.hpp"
+
+namespace warlog::server {
+
+// Each limit is a flag of `warlog serve`; each is tested by exceeding it.
+struct Limits {
+  std::size_t request_bytes = 64 * 1024;  // a request's body: 413 past it
+  std::size_t connections = 256;          // open at once: 503 past it
+  double appends_per_second = 10;         // per token, a token bucket: 429 past it
+  double append_burst = 20;
+  std::chrono::milliseconds idle{5 * 60 * 1000};  // a connection with no request in that long is closed
+};
+
+struct ServeOptions {
+  std::string store;
+  std::string http = "127.0.0.1:0";  // HOST:PORT; port 0 picks one
+  bool insecure_lan = false;         // serve off loopback without TLS (warns at every start)
+  Limits limits;
+  std::uint16_t public_turns_behind = 1;  // the public view's delay, in turns
+  // Called once listening, with the address actually bound ("127.0.0.1:41234").
+  std::function<void(const std::string&)> on_listening;
+  // A line for the operator (stderr): a warning at start.
+  std::function<void(const std::string&)> on_warning;
+};
+
+// Serves until SIGINT or SIGTERM. Errors: the owner lock's Conflict (a
+// server or a local writer holds the store), an address that cannot be
+// bound or is off loopback without --insecure-lan (InvalidArgument), the
+// store's.
+[[nodiscard]] Expected<void> serve(const ServeOptions& options);
+
+// Whether HOST of "HOST:PORT" is a loopback address (127.0.0.0/8, ::1,
+// localhost).
+[[nodiscard]] bool is_loopback(const std::string& address);
+
+}  // namespace warlog::server

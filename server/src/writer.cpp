@@ -1,0 +1,217 @@
+// server::Writer (writer.hpp).
+
+#include "writer.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <set>
+#include <variant>
+#include <vector>
+
+#include "warlog/replay/line_json.hpp"
+#include "warlog/store/store.hpp"
+
+namespace warlog::server {
+
+using replay::LineOutcome;
+using replay::LineStatus;
+using replay::Recorder;
+
+Answer error_answer(unsigned status, std::string_view message) {
+  return Answer{status, nlohmann::json{{"error", message}}.dump(), 0, false};
+}
+
+namespace {
+
+Answer outcome_answer(const Recorder& r, const LineOutcome& o, bool wrote) {
+  const unsigned status = o.status == LineStatus::Conflict ? 409 : 200;
+  return Answer{status, replay::line_outcome_json(r, o).dump(), r.game(), wrote};
+}
+
+// What another recorder stored from `from` on: a conflict's events and findings.
+Expected<LineOutcome> stored_since(replay::Archive& archive, const Recorder& r, core::Seq from) {
+  auto reader = archive.store().reader();
+  if (!reader) return tl::unexpected(reader.error());
+  LineOutcome out;
+  out.status = LineStatus::Conflict;
+  auto n = reader->scan(r.game(), from, store::kEndSeq, [&out](const core::Event& ev) {
+    out.events.push_back(ev);
+    return true;
+  });
+  if (!n) return tl::unexpected(n.error());
+  for (const replay::LocatedFinding& f : r.findings()) {
+    if (f.finding.seq >= from) out.findings.push_back(f);
+  }
+  return out;
+}
+
+bool backs_up(const LineOutcome& o) {
+  for (const core::Event& ev : o.events) {
+    if (std::holds_alternative<core::BackupTo>(ev.payload)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Writer::Writer(replay::Archive& archive) : archive_(archive), thread_([this] { loop(); }) {}
+
+Writer::~Writer() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+void Writer::submit(LineRequest request, Done done) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!stopping_) {
+      queue_.push_back(Job{std::move(request), {}, std::move(done)});
+      wake_.notify_one();
+      return;
+    }
+  }
+  done(error_answer(503, "the server is stopping; nothing recorded"));
+}
+
+void Writer::run(Task task, Done done) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!stopping_) {
+      queue_.push_back(Job{{}, std::move(task), std::move(done)});
+      wake_.notify_one();
+      return;
+    }
+  }
+  done(error_answer(503, "the server is stopping"));
+}
+
+WriterStats Writer::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+Expected<Recorder*> Writer::recorder(core::GameId game) {
+  if (auto it = recorders_.find(game); it != recorders_.end()) return &it->second;
+  auto opened = Recorder::open(archive_, game);
+  if (!opened) return tl::unexpected(opened.error());
+  return &recorders_.emplace(game, std::move(*opened)).first->second;
+}
+
+void Writer::loop() {
+  for (;;) {
+    std::deque<Job> jobs;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (stopping_) {
+        jobs.swap(queue_);
+        lock.unlock();
+        for (Job& j : jobs) j.done(error_answer(503, "the server is stopping; nothing recorded"));
+        return;
+      }
+      jobs.swap(queue_);
+    }
+    commit(jobs);
+    if (!jobs.empty()) {  // a game's second line waits for its first: back to the front of the queue
+      std::lock_guard lock(mutex_);
+      for (auto it = jobs.rbegin(); it != jobs.rend(); ++it) queue_.push_front(std::move(*it));
+    }
+  }
+}
+
+// Runs the tasks, then one line per game in one transaction; leaves in
+// `jobs` the lines that must wait for the next.
+void Writer::commit(std::deque<Job>& jobs) {
+  struct Pending {
+    Job job;
+    Recorder* recorder = nullptr;
+    replay::PreparedLine prepared;
+  };
+  std::vector<Pending> pending;
+  std::deque<Job> later;
+  std::set<core::GameId> games;
+  for (Job& job : jobs) {
+    if (job.task) {
+      job.done(job.task(*this));
+      continue;
+    }
+    if (!games.insert(job.request.game).second) {
+      later.push_back(std::move(job));
+      continue;
+    }
+    const LineRequest& q = job.request;
+    auto rec = recorder(q.game);
+    if (!rec) {
+      job.done(error_answer(rec.error().code == ErrorCode::NotFound ? 404 : 500, rec.error().message));
+      continue;
+    }
+    Recorder& r = **rec;
+    if (q.expected_seq > r.next_seq()) {
+      job.done(error_answer(409, fmt::format("expected seq {} is past game {}'s {} events; nothing recorded",
+                                             q.expected_seq, q.game, r.next_seq())));
+      continue;
+    }
+    if (q.expected_seq < r.next_seq()) {
+      // A retry whose first attempt committed, or another recorder's events.
+      if (auto again = r.already_recorded(q.line, q.expected_seq)) {
+        job.done(outcome_answer(r, *again, false));
+        continue;
+      }
+      auto theirs = stored_since(archive_, r, q.expected_seq);
+      job.done(theirs ? outcome_answer(r, *theirs, false) : error_answer(500, theirs.error().message));
+      continue;
+    }
+    replay::PreparedLine p = r.prepare(q.line);
+    if (p.store_error) {
+      job.done(error_answer(500, fmt::format("{}; nothing recorded", p.store_error->message)));
+      continue;
+    }
+    if (backs_up(p.outcome) && q.role != Role::Judge) {
+      job.done(error_answer(403, "a backup is a judge's to record (docs/server.md › 5); nothing recorded"));
+      continue;
+    }
+    if (!p.append) {
+      job.done(outcome_answer(r, p.outcome, false));
+      continue;
+    }
+    pending.push_back(Pending{std::move(job), &r, std::move(p)});
+  }
+  jobs.swap(later);
+  if (pending.empty()) return;
+
+  std::vector<store::AppendRequest> batch;
+  batch.reserve(pending.size());
+  for (const Pending& p : pending) {
+    batch.push_back({p.recorder->game(), p.prepared.expected_seq, p.prepared.outcome.events});
+  }
+  auto results = archive_.store().append_batch(batch, store::Durability::Sync);
+  std::uint64_t appended = 0;
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    Pending& p = pending[i];
+    if (!results) {
+      p.job.done(error_answer(503, fmt::format("{}; nothing recorded", results.error().message)));
+      continue;
+    }
+    const auto& r = (*results)[i];
+    if (r) {
+      p.recorder->committed(p.prepared);
+      ++appended;
+      p.job.done(outcome_answer(*p.recorder, p.prepared.outcome, true));
+    } else if (r.error().code == ErrorCode::Conflict) {
+      auto theirs = p.recorder->conflicted();
+      p.job.done(theirs ? outcome_answer(*p.recorder, *theirs, false) : error_answer(500, theirs.error().message));
+    } else {
+      p.job.done(error_answer(r.error().code == ErrorCode::InvalidArgument ? 400 : 500, r.error().message));
+    }
+  }
+  std::lock_guard lock(mutex_);
+  stats_.commits += results ? 1 : 0;
+  stats_.lines += appended;
+}
+
+}  // namespace warlog::server

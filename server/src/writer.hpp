@@ -1,0 +1,88 @@
+#pragma once
+// The writer thread (docs/server.md › 2): owns one replay::Recorder per open
+// game and the store's write path. Lines queued while it commits are taken
+// together, at most one per game (the next waits for the one before it:
+// it is parsed in the context that one leaves), and appended in one write
+// transaction (Store::append_batch, Durability::Sync); each is answered only
+// after that commit returned.
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "warlog/replay/recorder.hpp"
+#include "warlog/replay/replay.hpp"
+#include "warlog/server/tokens.hpp"
+
+namespace warlog::server {
+
+// An answer for the network: an HTTP status and a JSON body.
+struct Answer {
+  unsigned status = 200;
+  std::string body;
+  core::GameId game = 0;
+  bool wrote = false;  // events were appended: the game's followers are told
+};
+
+[[nodiscard]] Answer error_answer(unsigned status, std::string_view message);
+
+struct LineRequest {
+  core::GameId game = 0;
+  core::Seq expected_seq = 0;
+  std::string line;
+  Role role = Role::Table;
+};
+
+struct WriterStats {
+  std::uint64_t commits = 0;  // write transactions
+  std::uint64_t lines = 0;    // lines appended in them
+};
+
+class Writer {
+ public:
+  using Done = std::function<void(Answer)>;
+  using Task = std::function<Answer(Writer&)>;
+
+  explicit Writer(replay::Archive& archive);
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+  ~Writer();  // answers what is queued with 503, then joins the thread
+
+  // Thread-safe. `done` runs on the writer thread.
+  void submit(LineRequest request, Done done);
+  // A task run alone on the writer thread, between commits: a read that
+  // needs a game's Recorder (a backup's preview).
+  void run(Task task, Done done);
+
+  [[nodiscard]] WriterStats stats() const;
+
+  // --- On the writer thread (tasks) -------------------------------------------
+  // The game's Recorder, opened on first use. Errors: as Recorder::open.
+  [[nodiscard]] Expected<replay::Recorder*> recorder(core::GameId game);
+  [[nodiscard]] replay::Archive& archive() noexcept { return archive_; }
+
+ private:
+  struct Job {
+    LineRequest request;
+    Task task;  // set: a task, request unused
+    Done done;
+  };
+  void loop();
+  void commit(std::deque<Job>& jobs);
+
+  replay::Archive& archive_;
+  std::map<core::GameId, replay::Recorder> recorders_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Job> queue_;
+  bool stopping_ = false;
+  WriterStats stats_;
+  std::thread thread_;  // last: started once the rest is built
+};
+
+}  // namespace warlog::server
