@@ -295,7 +295,6 @@ void Recorder::committed(const PreparedLine& p) {
   // unless something was taken since it was made.
   if (p.fold && p.expected_seq == m.session.next_seq() && p.expected_seq == m.events.size()) {
     m.commit(p.outcome.events, std::move(p.fold->preview));
-    p.fold.reset();
     return;
   }
   m.take(p.outcome.events, nullptr);
