@@ -23,7 +23,7 @@ std::vector<Event> one_of_each() {
   GameCreated created{"Title \"quoted\" ›", "2026-03-14", std::string(64, 'a'), std::string(64, 'c'),
                       {{"Alice", Allegiance::Weald}, {"Bruno", Allegiance::Hirelings}},
                       {{"Old Mill", b2}},
-                      7, 6, std::string("\x00\x01uuid\xfe\xff-16-bytes", 16)};
+                      7, 6, std::string("\x00\x01uuid\xfe\xff-16-bytes", 16), "Spring Open", 2, 7};
   std::vector<Payload> payloads = {
       created,
       ArmyRegistered{1, {{"Paw Militia", 6}}, {{"March Order", 5}}},
