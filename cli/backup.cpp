@@ -22,6 +22,7 @@
 #include "common.hpp"
 #include "verbs.hpp"
 #include "warlog/replay/isolate.hpp"
+#include "warlog/store/owner_lock.hpp"
 #include "warlog/store/store.hpp"
 
 namespace warlog::cli {
@@ -46,7 +47,7 @@ bool is_previous_backup(const fs::path& dir) {
       marker = first == kMarkerFirstLine;
     } else if (name == "data.mdb") {
       data = true;
-    } else if (name != "lock.mdb") {
+    } else if (name != "lock.mdb" && name != store::kOwnerLockFile) {  // LMDB's and serve's locks
       return false;
     }
   }

@@ -46,7 +46,16 @@ std::int64_t now_ms() {
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
-Expected<std::string> random_uuid() {
+
+// What may still be appended after a GameEnded (issue 16): a judge's backup,
+// or a void of the GameEnded itself. Both are corrections; whether one is
+// legal there is the fold's to say (LOG.correction, docs/rulings.md R-066),
+// so a refused one is recorded with its finding, as any violation is.
+bool passes_after_end(const core::Event& ev) { return core::is_correction(ev.payload); }
+
+}  // namespace
+
+Expected<std::string> random_game_uuid() {
   std::string out(16, '\0');
   std::size_t got = 0;
   while (got < out.size()) {
@@ -57,14 +66,6 @@ Expected<std::string> random_uuid() {
   }
   return out;
 }
-
-// What may still be appended after a GameEnded (issue 16): a judge's backup,
-// or a void of the GameEnded itself. Both are corrections; whether one is
-// legal there is the fold's to say (LOG.correction, docs/rulings.md R-066),
-// so a refused one is recorded with its finding, as any violation is.
-bool passes_after_end(const core::Event& ev) { return core::is_correction(ev.payload); }
-
-}  // namespace
 
 Recorder::Impl::Preview Recorder::Impl::preview(std::span<const core::Event> more) const {
   Preview p;
@@ -161,7 +162,7 @@ tl::expected<Recorder, ImportFailure> Recorder::create(Archive& archive, const s
     return tl::unexpected(ImportFailure{Error{ErrorCode::InvalidArgument, "notation errors"}, std::move(session.error())});
   }
   std::vector<core::Event> setup = session->setup_events();
-  auto uuid = random_uuid();
+  auto uuid = random_game_uuid();
   if (!uuid) return fail(uuid.error());
   std::get<core::GameCreated>(setup.front().payload).game_uuid = std::move(*uuid);
   const std::int64_t at = now_ms();

@@ -223,6 +223,16 @@ nlohmann::json audit_times_json(const GameAudit& audit) {
   return {{"parts", std::move(parts)}, {"turns", std::move(turns)}};
 }
 
+std::string csv_field(std::string_view s) {
+  if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
 std::string xml_escape(std::string_view s) {
   std::string out;
   out.reserve(s.size());

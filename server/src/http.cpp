@@ -306,7 +306,10 @@ kj::Promise<void> Http::api(Request& q, kj::AsyncInputStream& body, Response& re
                 json{{"game", q.game}, {"events", list}, {"next_seq", visible}}.dump());
   }
   if (parts.size() == 5 && verb == "backups" && parts[4] == "preview") {
-    if (q.who.role != Role::Judge) return send(response, 403, json{{"error", "a backup is a judge's"}}.dump());
+    if (q.who.role != Role::Judge) {
+      return send(response, 403,
+                  json{{"error", "a backup, and its preview, are a judge's: use a judge's token (R-086)"}}.dump());
+    }
     auto it = q.target.query.find("to");
     auto to = it == q.target.query.end() ? std::nullopt : parse_u64(it->second);
     if (!to) return send(response, 400, json{{"error", "to=S takes the seq to back up to"}}.dump());

@@ -172,7 +172,7 @@ void Writer::commit(std::deque<Job>& jobs) {
       continue;
     }
     if (backs_up(p.outcome) && q.role != Role::Judge) {
-      job.done(error_answer(403, "a backup is a judge's to record (docs/server.md › 5); nothing recorded"));
+      job.done(error_answer(403, "a backup is a judge's to record with a judge's token (docs/server.md › A head judge's guide; R-086); nothing recorded"));
       continue;
     }
     if (!p.append) {

@@ -76,7 +76,7 @@ Expected<OwnerLock> OwnerLock::share(const fs::path& store_dir) {
   if (auto r = lock(*fd, LOCK_SH); !r) {
     if (r.error().code != ErrorCode::Conflict) return tl::unexpected(r.error());
     return make_error(ErrorCode::Conflict,
-                      fmt::format("warlog serve (pid {}) owns this store: use --server HOST:PORT", pid_in(*fd)));
+                      fmt::format("warlog serve (pid {}) owns this store: record through it (its page and API), or stop it first", pid_in(*fd)));
   }
   // A server that stopped leaves its pid behind: a writer clears nothing (the
   // file is the server's); the pid is read only while the lock is held.

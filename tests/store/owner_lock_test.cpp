@@ -35,7 +35,7 @@ TEST(OwnerLock, AServedStoreRefusesAWriterNamingTheServersPid) {
   ASSERT_FALSE(writer);
   EXPECT_EQ(writer.error().code, ErrorCode::Conflict);
   EXPECT_EQ(writer.error().message,
-            fmt::format("warlog serve (pid {}) owns this store: use --server HOST:PORT", ::getpid()));
+            fmt::format("warlog serve (pid {}) owns this store: record through it (its page and API), or stop it first", ::getpid()));
 
   Options ro;
   ro.read_only = true;

@@ -45,16 +45,6 @@ std::string player(const TableResult& r, std::size_t seat) {
   return seat < r.game.seats.size() ? r.game.seats[seat].player : std::string();
 }
 
-// RFC 4180: quoted when it holds a comma, quote or line end.
-std::string csv_cell(std::string_view s) {
-  if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
 
 }  // namespace
 
@@ -121,8 +111,8 @@ Expected<std::vector<TableResult>> round_results(const replay::Archive& archive,
 std::string results_csv(const std::vector<TableResult>& results) {
   std::string out = "table,game,player_1,player_2,result,winner,victory,turn,open_violations,open_disputes,signed\n";
   for (const TableResult& r : results) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", r.table, r.game.id, csv_cell(player(r, 0)),
-                       csv_cell(player(r, 1)), result_word(r.outcome), csv_cell(winner_name(r)), victory_word(r.outcome),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", r.table, r.game.id, replay::csv_field(player(r, 0)),
+                       replay::csv_field(player(r, 1)), result_word(r.outcome), replay::csv_field(winner_name(r)), victory_word(r.outcome),
                        r.outcome.turn, r.open_violations, r.open_disputes, trust_word(r.trust));
   }
   return out;

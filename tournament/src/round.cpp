@@ -1,7 +1,5 @@
 #include "warlog/tournament/round.hpp"
 
-#include <sys/random.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -10,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "warlog/core/notation_session.hpp"
+#include "warlog/replay/recorder.hpp"
 #include "warlog/store/keys.hpp"
 #include "warlog/store/reader.hpp"
 #include "warlog/store/store.hpp"
@@ -38,17 +37,6 @@ Expected<std::vector<EventGame>> event_games(const replay::Archive& archive, con
 
 namespace {
 
-Expected<std::string> random_uuid() {
-  std::string out(16, '\0');
-  std::size_t got = 0;
-  while (got < out.size()) {
-    const ssize_t n = ::getrandom(out.data() + got, out.size() - got, 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return make_error(ErrorCode::IoError, fmt::format("getrandom: {}", std::strerror(errno)));
-    got += static_cast<std::size_t>(n);
-  }
-  return out;
-}
 
 Expected<std::string> blob_text(const replay::Archive& archive, store::BlobKind kind, const std::string& hex) {
   auto digest = core::digest_from_hex(hex);
@@ -143,7 +131,7 @@ tl::expected<OpenedRound, RoundRefusal> open_round(replay::Archive& archive, std
       continue;
     }
     std::vector<core::Event> setup = session->setup_events();
-    auto uuid = random_uuid();
+    auto uuid = replay::random_game_uuid();
     if (!uuid) return refuse(uuid.error());
     std::get<core::GameCreated>(setup.front().payload).game_uuid = std::move(*uuid);
     for (core::Event& ev : setup) ev.recorded_at_ms = now_ms;

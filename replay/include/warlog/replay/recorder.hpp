@@ -99,6 +99,10 @@ struct Completion {
 
 class Recorder;
 
+// 16 random bytes (getrandom): the gameUuid of a game created live, by the
+// recorder or by `warlog serve round open`.
+[[nodiscard]] Expected<std::string> random_game_uuid();
+
 // The answer to one line as a person reads it, newline-ended lines, the
 // first saying what happened ("seq 57 recorded", "refused at column 6: ...",
 // "conflict: ...", "needs-confirm: ...") and the rest its findings and what

@@ -22,6 +22,10 @@ namespace warlog::replay {
 // escaped as '?'.
 [[nodiscard]] std::string xml_escape(std::string_view s);
 
+// One CSV field (RFC 4180): quoted when it holds a comma, quote or line end
+// (rule-diff's and serve results' CSV).
+[[nodiscard]] std::string csv_field(std::string_view s);
+
 // One finding as audit_text prints it: where, rule, severity and basis (and
 // ", concerning seq N" when it concerns an earlier event than the one it was
 // found at); the message; the citation (three lines, each ending in a

@@ -22,7 +22,7 @@ class OwnerLock {
   // when another process holds it; IoError when the file cannot be opened.
   [[nodiscard]] static Expected<OwnerLock> own(const std::filesystem::path& store_dir);
   // A local writer's lock: LOCK_SH | LOCK_NB. Errors: Conflict "warlog serve
-  // (pid P) owns this store: use --server HOST:PORT"; IoError.
+  // (pid P) owns this store: record through it (its page and API), or stop it first"; IoError.
   [[nodiscard]] static Expected<OwnerLock> share(const std::filesystem::path& store_dir);
 
   OwnerLock() = default;

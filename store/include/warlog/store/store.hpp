@@ -42,7 +42,7 @@ struct Options {
   unsigned max_readers = 126;  // reader slots shared by all processes
   // Unless read_only, the store's owner lock (owner_lock.hpp) is held for the
   // Store's life: shared by a local writer (open() fails with Conflict "warlog
-  // serve (pid P) owns this store: use --server HOST:PORT" while a server runs),
+  // serve (pid P) owns this store: record through it (its page and API), or stop it first" while a server runs),
   // exclusive for `warlog serve` (open() fails while any writer has it open).
   bool serve_owner = false;
 };
