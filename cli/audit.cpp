@@ -108,7 +108,7 @@ class AuditReport {
                  games, games == 1 ? "" : "s", events_, violations_, violations_ == 1 ? "" : "s", failing_games_,
                  failing_games_ == 1 ? "" : "s", others_, others_ == 1 ? "" : "s",
                  errors ? fmt::format(", {} game(s) could not be audited", errors) : "", trusted_, tallied_,
-                 refused_ ? fmt::format(", {} refused (a signature that fails{})", refused_,
+                 refused_ ? fmt::format(", {} refused (broken, or a signature that fails{})", refused_,
                                         require_signed_ ? " or none trusted" : "")
                           : "");
     }
@@ -208,16 +208,20 @@ int run_audit(const Options& o) {
     }
     // Who attests the events just folded: audit read them through the
     // chain check (a broken game is no audit), so the chain holds here.
-    auto trust = trust_report(archive, id, ring);
+    auto trust = checked_trust_report(archive, id, ring);
     if (!trust) {
       box.put(kFailed, fmt::format("warlog: {}\n", trust.error().message));  // the audit itself still stands
     }
-    const bool trusted = trust && trust->trust.verdict == replay::GameTrust::Verdict::Trusted;
+    const bool trusted = trust && !trust->refused(false) && trust->trust.verdict == replay::GameTrust::Verdict::Trusted;
     const bool refused = !trust || trust->refused(require_signed);
+    if (trust && trust->broken) {
+      box.put(kFailed, fmt::format("warlog: game {}: verify finds it {}; the audit is of bytes that are not the game "
+                                   "as recorded\n", id, trust->line));
+    }
     const std::string trust_line =
         trust ? trust->line : fmt::format("cannot be checked: {}", trust.error().message);
     box.put(kTally, tally({r->game.events, r->violations(), r->findings.size() - r->violations(), trusted ? 1u : 0u,
-                           refused ? 1u : 0u, trust ? 0u : 1u}));
+                           refused ? 1u : 0u, (!trust || trust->broken) ? 1u : 0u}));
     auto game_json = [&] {
       nlohmann::json j = replay::audit_json(*r);
       j["trust"] = trust ? trust_json(*trust) : nlohmann::json(nullptr);

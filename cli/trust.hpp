@@ -39,6 +39,9 @@ int run_trust(const TrustArgs& a);
 struct TrustReport {
   replay::GameTrust trust;
   std::string line;  // the one line: "valid, signed by trusted 'Head Judge' (key ...)", "unsigned: ..."
+  // verify finds the game broken (its chain, annotation chain, identity
+  // index or record): what was read is not the game as recorded.
+  bool broken = false;
   // --require-signed refuses it: no current valid signature by a trusted key.
   [[nodiscard]] bool unsigned_refused(bool require_signed) const noexcept {
     return require_signed && trust.verdict != replay::GameTrust::Verdict::Trusted;
@@ -46,11 +49,17 @@ struct TrustReport {
   // What verify and audit exit 1 for: a signature or signed ruling that does
   // not hold, a signed state vanished, or (--require-signed) no trusted signature.
   [[nodiscard]] bool refused(bool require_signed) const noexcept {
-    return trust.failed() || unsigned_refused(require_signed);
+    return broken || trust.failed() || unsigned_refused(require_signed);
   }
 };
 [[nodiscard]] Expected<TrustReport> trust_report(const replay::Archive& archive, core::GameId id,
                                                  const replay::Keyring& keyring, bool chain_ok = true);
+// The same, after verify's own check of the game (archive.verify: both
+// chains, the record, the identity index), for the verbs that read a game
+// to answer (audit, export): a game verify finds broken is said BROKEN,
+// never "consistent" or "valid".
+[[nodiscard]] Expected<TrustReport> checked_trust_report(const replay::Archive& archive, core::GameId id,
+                                                         const replay::Keyring& keyring);
 // "trusted", "unknown", "stale", "invalid", "unsigned".
 [[nodiscard]] std::string_view verdict_name(replay::GameTrust::Verdict v) noexcept;
 // {verdict, failed, line, notes}: docs/schema/common.schema.json#/$defs/trust.

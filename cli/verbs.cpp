@@ -367,9 +367,10 @@ int run_export(const Options& o) {
   // Who attests what was exported, on stderr (stdout is the game): once the
   // game was read through its chain check, in verify's words (trust.hpp).
   auto attest = [&ring = *keyring](const Archive& archive, core::GameId id, replay::Outbox& box) {
-    auto report = trust_report(archive, id, ring);
+    auto report = checked_trust_report(archive, id, ring);
     if (!report) return put_error(box, report.error());
     box.put(kStderr, fmt::format("game {}: trust: {}\n", id, report->line));
+    if (report->broken) put_exit(box, kExitError);  // what was printed is not the game as recorded
     if (report->trust.failed()) {
       for (const auto& note : report->trust.notes) box.put(kStderr, fmt::format("  {}\n", note));
     }

@@ -68,7 +68,7 @@ TEST_F(AuditTrust, UnsignedGameSaysNobodyAttestsItAndRequireSignedExitsOne) {
   auto required = run_warlog(audit_ + " --require-signed");
   EXPECT_EQ(required.code, 1) << required.out << required.err;
   EXPECT_THAT(required.out, HasSubstr("not signed as it stands by a trusted key (--require-signed)"));
-  EXPECT_THAT(required.out, HasSubstr("1 refused (a signature that fails or none trusted)"));
+  EXPECT_THAT(required.out, HasSubstr("1 refused (broken, or a signature that fails or none trusted)"));
 }
 
 TEST_F(AuditTrust, TheLineIsVerifysLineForEveryVerdict) {
@@ -115,6 +115,29 @@ TEST_F(AuditTrust, AConsistentForgeryOfASignedGameIsAuditedAsInvalidAndExitsOne)
   EXPECT_EQ(e.code, 1) << e.err;
   EXPECT_THAT(e.err, HasSubstr("the notation does not carry this game exactly"));
   EXPECT_THAT(e.out, Not(HasSubstr("trust")));  // stdout is only the game
+}
+
+// An attacker's trial: a ruling edited in place (nothing recomputed) made
+// verify say BROKEN while audit and export called the game "consistent".
+// Whatever verify finds broken, the reading verbs say BROKEN and exit 2.
+TEST_F(AuditTrust, AGameVerifyFindsBrokenIsAuditedAndExportedAsBrokenNeverConsistent) {
+  ASSERT_EQ(run_warlog("dispute add --store " + dir_.store() + " --game 1 --seq 27 --claim 'three' --by Ines").code, 0);
+  store::test::edit_raw(dir_.store(), store::kDbAnnotations, [](MDB_txn* txn, MDB_dbi annotations) {
+    auto v = store::lmdb::get(txn, annotations, store::view(store::annotation_key(1, 0))).value();
+    ASSERT_TRUE(v.has_value());
+    std::string edited(*v);
+    edited.back() = static_cast<char>(edited.back() ^ 0x01);
+    store::test::put_raw(txn, annotations, store::view(store::annotation_key(1, 0)), edited);
+  });
+  ASSERT_EQ(run_warlog("verify " + store_).code, 1);
+  auto a = run_warlog(audit_);
+  EXPECT_EQ(a.code, 2) << a.out << a.err;
+  EXPECT_THAT(a.out, HasSubstr("  trust: BROKEN at seq"));
+  EXPECT_THAT(a.out, Not(HasSubstr("consistent")));
+  EXPECT_THAT(a.err, HasSubstr("verify finds it BROKEN"));
+  auto e = run_warlog("export " + store_ + " 1");
+  EXPECT_EQ(e.code, 2) << e.err;
+  EXPECT_THAT(e.err, HasSubstr("game 1: trust: BROKEN at seq"));
 }
 
 TEST_F(AuditTrust, JsonJsonlAndJunitCarryTheVerdict) {
