@@ -177,7 +177,7 @@ TEST(RuleDiff, ANewViolationAboutAnAgreedStateIsAFindingNotUndetermined) {
   EXPECT_FALSE(d->undetermined);
   EXPECT_EQ(d->first->turn, 16);
   // An Attrition Victory: the Old Mill was left uncontrolled in the final turn 16 (rulings R-072).
-  EXPECT_NE(replay::diff_text(*d).find("outcome unchanged: Seat 2 (Tamsin) wins by Attrition on turn 22"),
+  EXPECT_NE(replay::diff_text(*d).find("outcome unchanged: Seat 2 (Tamsin) wins by Attrition on turn 16"),
             std::string::npos)
       << replay::diff_text(*d);
 }

@@ -19,7 +19,7 @@ namespace warlog::replay {
 struct Outcome {
   core::Seat winner = core::kNoSeat;
   std::optional<core::Victory> victory;  // empty: the game never ended
-  std::uint16_t turn = 0;                // the turn the fold reached
+  std::uint16_t turn = 0;                // the turn it was decided in; undecided: the turn the fold reached
   friend bool operator==(const Outcome&, const Outcome&) = default;
 };
 
