@@ -98,15 +98,22 @@ std::string fit(std::string_view text, std::size_t columns) {
   return std::string(text.substr(0, keep)) + "...";
 }
 
+namespace {
+
+// What each class means, by DiffClass, for the text and the page alike. A
+// "findings" game diverges (its findings, or only its state) and keeps its outcome.
+constexpr const char* kClassMeaning[] = {"the same at every event", "diverges (findings or state), the same outcome",
+                                         "the outcome changes", "not followable from some event on"};
+
+}  // namespace
+
 std::string DiffSummary::text(std::string_view against) const {
   std::string out;
   auto line = [&out](std::string s) { out += fit(s, 80) + "\n"; };
   const std::size_t n = games();
   line(fmt::format("rule-diff: {} game{} under {}", n, n == 1 ? "" : "s", against));
-  const char* what[] = {"the same at every event", "findings new or gone, the same outcome", "the outcome changes",
-                        "not followable from some event on"};
   for (DiffClass c : {DiffClass::Unchanged, DiffClass::Findings, DiffClass::Outcome, DiffClass::Undetermined}) {
-    line(fmt::format("  {:<13}{:>8}  {}", to_string(c), count(c), what[static_cast<int>(c)]));
+    line(fmt::format("  {:<13}{:>8}  {}", to_string(c), count(c), kClassMeaning[static_cast<int>(c)]));
   }
   if (errors_) line(fmt::format("  {:<13}{:>8}  could not be compared (see stderr)", "errors", errors_));
   const auto rules = top_rules();
@@ -120,11 +127,19 @@ std::string DiffSummary::text(std::string_view against) const {
       line(fmt::format("  {:<26}{:>8} game{} {:>8} new {:>8} gone", id, r.games, r.games == 1 ? " " : "s", r.added,
                        r.removed));
     }
+    if (rules.size() > kTopRules) {
+      line(fmt::format("  and {} more rule{} (--format csv or html lists them all)", rules.size() - kTopRules,
+                       rules.size() - kTopRules == 1 ? "" : "s"));
+    }
   }
   if (!turns_.empty()) {
+    // The earliest turn first (where the change first shows), then the busiest.
     std::vector<std::pair<std::uint16_t, std::size_t>> by(turns_.begin(), turns_.end());
+    const auto earliest = *std::min_element(by.begin(), by.end());
     std::stable_sort(by.begin(), by.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-    std::string s = "first divergence, by turn:";
+    std::erase(by, earliest);
+    std::string s = fmt::format("first divergence: earliest turn {} ({}); most often", earliest.first, earliest.second);
+    if (by.empty()) s = fmt::format("first divergence: turn {} ({})", earliest.first, earliest.second);
     for (std::size_t i = 0; i < by.size() && i < 8; ++i) {
       const std::string item = fmt::format("{} turn {} ({})", i ? "," : "", by[i].first, by[i].second);
       if (s.size() + item.size() > 80) break;
@@ -136,8 +151,24 @@ std::string DiffSummary::text(std::string_view against) const {
     line("outcome flips: none");
   } else {
     line(fmt::format("first outcome flips (of {}):", count(DiffClass::Outcome)));
+    // Within the first screen (kFirstScreen lines, the last of them the
+    // caller's "per game below"): a flip too wide for one line puts what it
+    // replaces on a second, so neither side is cut off.
+    const auto used = static_cast<std::size_t>(std::count(out.begin(), out.end(), '\n'));
+    std::size_t left = used + 1 < kFirstScreen ? kFirstScreen - 1 - used : 0;
     for (const Flip& f : flips_) {
-      line(fmt::format("  game {}: {}", f.game, f.words));  // the outcome, not the title, has the width
+      const std::string one = fmt::format("  game {}: {}", f.game, f.words);  // the outcome, not the title
+      const auto split = f.words.find(" instead of ");
+      const bool wide = one.size() > 80 && split != std::string::npos;
+      if (left < (wide ? 2u : 1u)) break;
+      if (wide) {
+        line(fmt::format("  game {}: {}", f.game, f.words.substr(0, split)));
+        line(fmt::format("    {}", f.words.substr(split + 1)));
+        left -= 2;
+      } else {
+        line(one);
+        --left;
+      }
     }
   }
   return out;
@@ -208,12 +239,10 @@ std::string DiffSummary::html_head(std::string_view against) const {
       "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
       "<title>warlog rule-diff: {}</title>\n<style>{}</style>\n</head>\n<body>\n<h1>rule-diff: {} game{} under {}</h1>\n",
       xml_escape(against), kStyle, games(), games() == 1 ? "" : "s", xml_escape(against));
-  const char* what[] = {"the same at every event", "findings new or gone, the same outcome", "the outcome changes",
-                        "not followable from some event on"};
   out += "<h2>Games by class</h2>\n<table>\n<tr><th>class</th><th>games</th><th>meaning</th></tr>\n";
   for (DiffClass c : {DiffClass::Unchanged, DiffClass::Findings, DiffClass::Outcome, DiffClass::Undetermined}) {
     out += fmt::format("<tr class=\"{0}\"><td>{0}</td><td class=\"n\">{1}</td><td>{2}</td></tr>\n", to_string(c),
-                       count(c), what[static_cast<int>(c)]);
+                       count(c), kClassMeaning[static_cast<int>(c)]);
   }
   if (errors_) out += fmt::format("<tr><td>errors</td><td class=\"n\">{}</td><td>could not be compared</td></tr>\n", errors_);
   out += "</table>\n";

@@ -171,7 +171,7 @@ TEST(RuleDiffArchive, ThreeHundredGeneratedGamesAnswerOnTheFirstScreen) {
   for (const char* klass : {"unchanged", "findings", "outcome", "undetermined"}) {
     EXPECT_NE(r.out.find(std::string("\n  ") + klass + " "), std::string::npos) << klass;
   }
-  EXPECT_NE(r.out.find("\nfirst divergence, by turn: turn "), std::string::npos);
+  EXPECT_NE(r.out.find("\nfirst divergence: earliest turn "), std::string::npos);
   EXPECT_GT(rows.size(), screen + 100) << "the changed games follow";
   const auto summary = run_warlog("rule-diff " + store + " --candidate-catalog " + kErrata + " --summary -j 2");
   EXPECT_EQ(summary.out + rows[screen] + "\n", r.out.substr(0, summary.out.size() + rows[screen].size() + 1))

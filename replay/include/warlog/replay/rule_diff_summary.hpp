@@ -62,6 +62,7 @@ class DiffSummary {
 
   static constexpr std::size_t kTopRules = 5;
   static constexpr std::size_t kFlips = 5;
+  static constexpr std::size_t kFirstScreen = 24;  // lines of the text's opening summary, at most
 
  private:
   struct RuleCount {
