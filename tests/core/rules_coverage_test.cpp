@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -247,16 +248,46 @@ std::size_t block_end(std::string_view s, std::size_t at) {
   return s.size();
 }
 
-// The TEST and TEST_F cases of a source file (a TEST_P's rule ids are in its
-// table's rows, which this scan does not read).
+const std::regex kQuotedRuleId(R"("((?:LOG|MOR|MUS|DECK|WAR|ATT)(?:-[A-Za-z0-9]+)?\.[a-z][a-z0-9-]*)")");
+
+// The TEST and TEST_F cases of a source file, and the cases of a table-driven
+// TEST_P: instantiated as INSTANTIATE_TEST_SUITE_P(Prefix, Suite,
+// ::testing::ValuesIn(kTable)), each TEST_P of Suite is read once for each
+// rule id of kTable's rows, as suite Prefix_Suite, with its `row.rule` (any
+// `NAME.rule`) read as that id.
 std::vector<TestCase> test_cases(std::string_view source, const std::string& file) {
-  static const std::regex kTest(R"((?:^|\n)TEST(?:_F)?\((\w+), *(\w+)\))");
-  std::vector<TestCase> out;
+  static const std::regex kTest(R"((?:^|\n)TEST(?:_F|_P)?\((\w+), *(\w+)\))");
+  static const std::regex kInstantiate(R"(INSTANTIATE_TEST_SUITE_P\((\w+), *(\w+), *::testing::ValuesIn\((\w+)\))");
+  static const std::regex kRowRule(R"(\b\w+\.rule\b)");
   const std::string text(source);
+  std::map<std::string, std::pair<std::string, std::vector<std::string>>> tables;  // suite -> prefix, ids
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), kInstantiate); it != std::sregex_iterator(); ++it) {
+    const std::regex table_start("\\b" + (*it)[3].str() + R"((?:\[\])? *= *\{)");
+    std::smatch start;
+    if (!std::regex_search(text, start, table_start)) continue;
+    const auto open = static_cast<std::size_t>(start.position(0) + start.length(0) - 1);
+    const std::string rows = text.substr(open, block_end(text, open) - open);
+    std::vector<std::string> ids;
+    for (auto id = std::sregex_iterator(rows.begin(), rows.end(), kQuotedRuleId); id != std::sregex_iterator(); ++id) {
+      if (std::find(ids.begin(), ids.end(), (*id)[1].str()) == ids.end()) ids.push_back((*id)[1]);
+    }
+    tables[(*it)[2]] = {(*it)[1], std::move(ids)};
+  }
+  std::vector<TestCase> out;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), kTest); it != std::sregex_iterator(); ++it) {
     const auto open = text.find('{', static_cast<std::size_t>(it->position(0) + it->length(0)));
     if (open == std::string::npos) continue;
-    out.push_back({file, (*it)[1], (*it)[2], text.substr(open, block_end(text, open) - open)});
+    std::string body = text.substr(open, block_end(text, open) - open);
+    if (it->str().find("TEST_P") == std::string::npos) {
+      out.push_back({file, (*it)[1], (*it)[2], std::move(body)});
+      continue;
+    }
+    const auto table = tables.find((*it)[1]);
+    if (table == tables.end()) continue;
+    for (const std::string& id : table->second.second) {
+      out.push_back({file, table->second.first + "_" + (*it)[1].str(), (*it)[2].str() + "/" + id,
+                     std::regex_replace(body, kRowRule, "\"" + id + "\"")});
+    }
   }
   return out;
 }
@@ -269,7 +300,7 @@ struct Asserted {
 };
 
 Asserted asserted_by(const std::string& body) {
-  static const std::string id = R"("((?:LOG|MOR|MUS|DECK|WAR|ATT)(?:-[A-Za-z0-9]+)?\.[a-z][a-z0-9-]*)")";
+  static const std::string id = R"("((?:LOG|MOR|MUS|DECK|WAR|ATT)(?:-[A-Za-z0-9]+)?\.[a-z][a-z0-9-]*)")";  // kQuotedRuleId
   static const std::regex single(R"(expect_single\([^,;]*, *)" + id);
   static const std::regex none(R"(expect_none\([^,;]*, *)" + id + R"( *\))");
   static const std::regex sized(R"(\.of\()" + id + R"(\)\.size\(\), *([0-9]+)u?\))");
@@ -576,6 +607,28 @@ TEST(RulesCoverageCheck, TheScanTellsPassingFromViolatingTests) {
             (std::vector<std::string>{"WarfareA_ShotteOrder.OutOfTurnIsAViolation"}));
   EXPECT_EQ(found.at("WAR-C.split").passing, (std::vector<std::string>{"WarfareC_Order.SizedAndEmpty"}));
   EXPECT_TRUE(found.at("WAR-C.split").violating.empty()) << "a suite not named after the rule's section does not count";
+}
+
+TEST(RulesCoverageCheck, ATableDrivenTestIsReadOnceForEachRuleOfItsRows) {
+  const std::string source =
+      "const Row kRows[] = {\n  {\"lost\", \"WAR-C.lost\", [] { return 1; }},\n  {\"advance\", \"WAR-C.no-advance\"},\n};\n"
+      "TEST_P(RowTable, RuledOut) {\n  const Row& row = GetParam();\n  expect_single(f, row.rule, p.at, row.words);\n}\n"
+      "TEST_P(RowTable, Allowed) {\n  expect_clean(GetParam().allowed());\n}\n"
+      "TEST_P(Unused, NotInstantiated) {\n  expect_clean(f);\n}\n"
+      "INSTANTIATE_TEST_SUITE_P(WarfareCombatRulings, RowTable, ::testing::ValuesIn(kRows));\n";
+  const auto cases = test_cases(source, "x.cpp");
+  ASSERT_EQ(cases.size(), 4u);
+  EXPECT_EQ(cases[0].suite, "WarfareCombatRulings_RowTable");
+  EXPECT_EQ(cases[0].name, "RuledOut/WAR-C.lost");
+  EXPECT_EQ(cases[3].name, "Allowed/WAR-C.no-advance");
+  EXPECT_EQ(asserted_by(cases[1].body).present, (std::set<std::string>{"WAR-C.no-advance"}));
+
+  using enum core::Severity;
+  using enum core::Basis;
+  const core::Rule rules[] = {{"WAR-C.lost", "Warfare Phase › Combat Rulings", "s", Violation, Written, "", ""}};
+  const auto found = tests_by_rule(rules, cases);
+  EXPECT_EQ(found.at("WAR-C.lost").violating, (std::vector<std::string>{"WarfareCombatRulings_RowTable.RuledOut/WAR-C.lost"}));
+  EXPECT_EQ(found.at("WAR-C.lost").passing.size(), 2u) << "the clean counterpart, once per row of the suite";
 }
 
 TEST(RulesCoverageCheck, StemsComeFromTheIdAndTheCitation) {
