@@ -248,7 +248,9 @@ std::size_t block_end(std::string_view s, std::size_t at) {
   return s.size();
 }
 
-const std::regex kQuotedRuleId(R"("((?:LOG|MOR|MUS|DECK|WAR|ATT)(?:-[A-Za-z0-9]+)?\.[a-z][a-z0-9-]*)")");
+// A rule id in quotes, the id its first group.
+const std::string kQuotedId = R"re("((?:LOG|MOR|MUS|DECK|WAR|ATT)(?:-[A-Za-z0-9]+)?\.[a-z][a-z0-9-]*)")re";
+const std::regex kQuotedRuleId(kQuotedId);
 
 // The TEST and TEST_F cases of a source file, and the cases of a table-driven
 // TEST_P: instantiated as INSTANTIATE_TEST_SUITE_P(Prefix, Suite,
@@ -300,7 +302,7 @@ struct Asserted {
 };
 
 Asserted asserted_by(const std::string& body) {
-  static const std::string id = R"("((?:LOG|MOR|MUS|DECK|WAR|ATT)(?:-[A-Za-z0-9]+)?\.[a-z][a-z0-9-]*)")";  // kQuotedRuleId
+  const std::string& id = kQuotedId;
   static const std::regex single(R"(expect_single\([^,;]*, *)" + id);
   static const std::regex none(R"(expect_none\([^,;]*, *)" + id + R"( *\))");
   static const std::regex sized(R"(\.of\()" + id + R"(\)\.size\(\), *([0-9]+)u?\))");
