@@ -585,6 +585,11 @@ TEST(RulesCoverageCheck, TheSplitterNumbersSentencesWithinEachHeading) {
   EXPECT_EQ(heads, expected);
 }
 
+// A rule of a made-up registry, for the scan's own tests.
+constexpr core::Rule test_rule(std::string_view id, std::string_view citation) {
+  return {id, citation, "s", core::Severity::Violation, core::Basis::Written, "", ""};
+}
+
 TEST(RulesCoverageCheck, TheScanTellsPassingFromViolatingTests) {
   const std::string source =
       "TEST(WarfareA_ShotteOrder, LeaderFirstIsClean) {\n  expect_clean(f);\n}\n"
@@ -599,10 +604,8 @@ TEST(RulesCoverageCheck, TheScanTellsPassingFromViolatingTests) {
   EXPECT_EQ(sized.present, (std::set<std::string>{"WAR-C.order"}));
   EXPECT_EQ(sized.absent, (std::set<std::string>{"WAR-C.vigor", "WAR-C.split"}));
 
-  using enum core::Severity;
-  using enum core::Basis;
-  const core::Rule rules[] = {{"WAR-A.order", "Warfare Phase › A. Shotte Subphase", "s", Violation, Written, "", ""},
-                              {"WAR-C.split", "Warfare Phase › C. Combat Resolution", "s", Violation, Written, "", ""}};
+  const core::Rule rules[] = {test_rule("WAR-A.order", "Warfare Phase › A. Shotte Subphase"),
+                              test_rule("WAR-C.split", "Warfare Phase › C. Combat Resolution")};
   const auto found = tests_by_rule(rules, cases);
   EXPECT_EQ(found.at("WAR-A.order").passing, (std::vector<std::string>{"WarfareA_ShotteOrder.LeaderFirstIsClean"}));
   EXPECT_EQ(found.at("WAR-A.order").violating,
@@ -625,9 +628,7 @@ TEST(RulesCoverageCheck, ATableDrivenTestIsReadOnceForEachRuleOfItsRows) {
   EXPECT_EQ(cases[3].name, "Allowed/WAR-C.no-advance");
   EXPECT_EQ(asserted_by(cases[1].body).present, (std::set<std::string>{"WAR-C.no-advance"}));
 
-  using enum core::Severity;
-  using enum core::Basis;
-  const core::Rule rules[] = {{"WAR-C.lost", "Warfare Phase › Combat Rulings", "s", Violation, Written, "", ""}};
+  const core::Rule rules[] = {test_rule("WAR-C.lost", "Warfare Phase › Combat Rulings")};
   const auto found = tests_by_rule(rules, cases);
   EXPECT_EQ(found.at("WAR-C.lost").violating, (std::vector<std::string>{"WarfareCombatRulings_RowTable.RuledOut/WAR-C.lost"}));
   EXPECT_EQ(found.at("WAR-C.lost").passing.size(), 2u) << "the clean counterpart, once per row of the suite";
