@@ -60,7 +60,7 @@ core::Event correction(const GameBuilder& b, core::Payload p) {
   return ev;
 }
 
-TEST(Corrections, VoidOfASlipFoldsAsIfItWereNeverRecorded) {
+TEST(LogCorrections, VoidOfASlipFoldsAsIfItWereNeverRecorded) {
   auto clean = opening();
   auto slipped = opening();
   slipped.act(0, core::CardPlayed{"Claw Musketeer", sp('a', 1)});  // seq 7: the wrong card typed
@@ -80,7 +80,7 @@ TEST(Corrections, VoidOfASlipFoldsAsIfItWereNeverRecorded) {
   EXPECT_EQ(marks[8].standing, Standing::Correction);
 }
 
-TEST(Corrections, PlayAfterAVoidGoesOnFromTheCorrectedState) {
+TEST(LogCorrections, PlayAfterAVoidGoesOnFromTheCorrectedState) {
   auto b = opening();
   b.act(0, core::CardPlayed{"Claw Musketeer", sp('a', 1)});
   auto events = b.events();
@@ -96,7 +96,7 @@ TEST(Corrections, PlayAfterAVoidGoesOnFromTheCorrectedState) {
   EXPECT_EQ(f.state.seats[0].hand.count("Claw Musketeer"), 1u);
 }
 
-TEST(Corrections, AVoidedViolationIsStruckNotReported) {
+TEST(LogCorrections, AVoidedViolationIsStruckNotReported) {
   auto b = opening();
   b.act(0, core::CardPlayed{"Marshal Vex", sp('a', 1)});  // not in hand: LOG.zone
   auto events = b.events();
@@ -114,7 +114,7 @@ TEST(Corrections, AVoidedViolationIsStruckNotReported) {
       << f.all();
 }
 
-TEST(Corrections, AVoidOfNoEarlierEventIsRefused) {
+TEST(LogCorrections, AVoidOfNoEarlierEventIsRefused) {
   auto b = opening();
   auto events = b.events();
   events.push_back(correction(b, core::Voided{7, "names itself", ""}));  // seq 7
@@ -124,11 +124,12 @@ TEST(Corrections, AVoidOfNoEarlierEventIsRefused) {
   ASSERT_EQ(f.of("LOG.correction").size(), 2u) << f.all();
   EXPECT_NE(f.of("LOG.correction")[0].message.find("no earlier event"), std::string::npos);
   EXPECT_TRUE(f.of("LOG.order").empty()) << f.all();
+  EXPECT_TRUE(f.of("LOG.void").empty()) << "a refused void voids nothing: " << f.all();
   EXPECT_EQ(without_seq(f.state), without_seq(fold_all(b.events()).state));
   EXPECT_EQ(core::standings(events)[7].standing, Standing::Refused);
 }
 
-TEST(Corrections, AVoidOfAVoidedEventOrACorrectionOrTheSetupIsRefused) {
+TEST(LogCorrections, AVoidOfAVoidedEventOrACorrectionOrTheSetupIsRefused) {
   auto b = opening();
   b.act(0, core::CardPlayed{"Claw Musketeer", sp('a', 1)});       // seq 7
   auto events = b.events();
@@ -145,7 +146,7 @@ TEST(Corrections, AVoidOfAVoidedEventOrACorrectionOrTheSetupIsRefused) {
   EXPECT_NE(refused[2].message.find("GameCreated"), std::string::npos) << f.all();
 }
 
-TEST(Corrections, ABackupReturnsToTheStateJustBeforeItsTarget) {
+TEST(LogCorrections, ABackupReturnsToTheStateJustBeforeItsTarget) {
   auto b = opening();
   b.act(0, core::CardPlayed{"Claw Musketeer", sp('a', 1)});  // seq 7
   b.act(0, core::CardPlayed{"Marshal Vex", sp('b', 1)});     // seq 8: LOG.zone
@@ -167,16 +168,17 @@ TEST(Corrections, ABackupReturnsToTheStateJustBeforeItsTarget) {
             std::string::npos);
 }
 
-TEST(Corrections, ABackupToTheSetupIsRefused) {
+TEST(LogCorrections, ABackupToTheSetupIsRefused) {
   auto b = opening();
   auto events = b.events();
   events.push_back(correction(b, core::BackupTo{0, "start over", "J. Ruiz", ""}));
   const Folded f = fold_all(events);
   ASSERT_EQ(f.of("LOG.correction").size(), 1u) << f.all();
+  EXPECT_TRUE(f.of("LOG.backup").empty()) << "a refused backup returns nowhere: " << f.all();
   EXPECT_EQ(without_seq(f.state), without_seq(fold_all(b.events()).state));
 }
 
-TEST(Corrections, ABackupUndoesAVoidRecordedAfterItsTarget) {
+TEST(LogCorrections, ABackupUndoesAVoidRecordedAfterItsTarget) {
   auto b = opening();
   b.act(0, core::CardPlayed{"Claw Musketeer", sp('a', 1)});  // seq 7
   b.act(0, core::CardPlayed{"Ironclaw Lancer", sp('b', 1)});  // seq 8
@@ -200,7 +202,7 @@ GameBuilder ended() {
   return b;
 }
 
-TEST(Corrections, AfterTheEndAVoidOfTheGameEndedTakesEffect) {
+TEST(LogCorrections, AfterTheEndAVoidOfTheGameEndedTakesEffect) {
   auto b = ended();
   auto events = b.events();
   events.push_back(correction(b, core::Voided{7, "nobody conceded", ""}));
@@ -209,7 +211,7 @@ TEST(Corrections, AfterTheEndAVoidOfTheGameEndedTakesEffect) {
   EXPECT_NE(f.state.phase, Phase::End);
 }
 
-TEST(Corrections, AfterTheEndAVoidOfAnythingElseIsRefused) {
+TEST(LogCorrections, AfterTheEndAVoidOfAnythingElseIsRefused) {
   auto b = ended();
   auto events = b.events();
   events.push_back(correction(b, core::Voided{6, "the draw was wrong", ""}));
@@ -219,7 +221,7 @@ TEST(Corrections, AfterTheEndAVoidOfAnythingElseIsRefused) {
   EXPECT_EQ(f.state.phase, Phase::End);
 }
 
-TEST(Corrections, AfterTheEndAJudgesBackupTakesEffect) {
+TEST(LogCorrections, AfterTheEndAJudgesBackupTakesEffect) {
   auto b = ended();
   auto events = b.events();
   events.push_back(correction(b, core::BackupTo{6, "appeal", "J. Ruiz", std::string("\x01\x02", 2)}));
@@ -231,7 +233,7 @@ TEST(Corrections, AfterTheEndAJudgesBackupTakesEffect) {
 
 // Every prefix: the state CorrectedFold reaches is the fresh fold of that
 // prefix, and the findings it gives for the last event are that fold's.
-TEST(Corrections, EveryPrefixOfACorrectedStreamFoldsFresh) {
+TEST(LogCorrections, EveryPrefixOfACorrectedStreamFoldsFresh) {
   auto b = opening();
   b.act(0, core::CardPlayed{"Claw Musketeer", sp('a', 1)});  // 7
   auto events = b.events();
@@ -267,7 +269,7 @@ TEST(Corrections, EveryPrefixOfACorrectedStreamFoldsFresh) {
   }
 }
 
-TEST(Corrections, TheSixtyFifthCorrectionIsRefused) {
+TEST(LogCorrections, TheSixtyFifthCorrectionIsRefused) {
   auto b = opening();
   auto events = b.events();
   // Draw and void it, 64 times: each takes effect; the 65th void is refused.
@@ -287,7 +289,7 @@ TEST(Corrections, TheSixtyFifthCorrectionIsRefused) {
   EXPECT_NE(f.of("LOG.correction")[0].message.find("more than 64 corrections"), std::string::npos);
 }
 
-TEST(Corrections, AStreamWithoutCorrectionsFoldsAsEventByEventApply) {
+TEST(LogCorrections, AStreamWithoutCorrectionsFoldsAsEventByEventApply) {
   auto b = opening();
   b.act(0, core::CardPlayed{"Marshal Vex", sp('a', 1)});
   EXPECT_FALSE(core::has_corrections(b.events()));
@@ -297,7 +299,7 @@ TEST(Corrections, AStreamWithoutCorrectionsFoldsAsEventByEventApply) {
   EXPECT_EQ(whole.findings, stepwise.findings);
 }
 
-TEST(Corrections, ExportMarksStruckLinesAndParsesBackToTheSameEvents) {
+TEST(LogCorrections, ExportMarksStruckLinesAndParsesBackToTheSameEvents) {
   auto b = opening();
   b.act(0, core::CardPlayed{"Claw Musketeer", sp('a', 1)});
   auto events = b.events();

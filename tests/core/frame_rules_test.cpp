@@ -83,6 +83,54 @@ TEST(LogNoTroop, MovingFromAnEmptySpaceIsAFinding) {
   EXPECT_EQ(f.of("LOG.no-troop")[0].message, "no card stands on a1");
 }
 
+TEST(LogUnknownCard, DrawingCardsOfTheCatalogIsClean) {
+  auto b = opening();
+  b.muster(0, "Ironclaw Lancer", "Supply Wagon");
+  EXPECT_TRUE(fold_events(b.events()).of("LOG.unknown-card").empty());
+}
+
+TEST(LogUnknownCard, PlayingACardTheCatalogDoesNotHoldIsAFinding) {
+  auto b = opening();
+  b.muster(0, "Ironclaw Lancer", "Claw Musketeer").act(0, core::CardPlayed{"Ironclad Lancer", sp('a', 1)});
+  const auto f = fold_events(b.events());
+  ASSERT_EQ(f.of("LOG.unknown-card").size(), 1u) << f.all();
+  EXPECT_EQ(f.of("LOG.unknown-card")[0].seq, b.last_seq());
+  EXPECT_NE(f.of("LOG.unknown-card")[0].message.find("'Ironclad Lancer' is not in the card catalog"), std::string::npos)
+      << f.all();
+}
+
+TEST(LogSpace, PlayingOntoASpaceOfTheGridIsClean) {
+  auto b = opening();
+  b.muster(0, "Ironclaw Lancer", "Claw Musketeer").act(0, core::CardPlayed{"Ironclaw Lancer", sp('e', 1)});
+  const auto f = fold_events(b.events());
+  EXPECT_TRUE(f.of("LOG.space").empty()) << f.all();
+  EXPECT_TRUE(f.state.at(sp('e', 1)).has_value());
+}
+
+TEST(LogSpace, PlayingOntoASpaceOffTheGridIsAFinding) {
+  auto b = opening();
+  b.muster(0, "Ironclaw Lancer", "Claw Musketeer").act(0, core::CardPlayed{"Ironclaw Lancer", sp('f', 1)});
+  const auto f = fold_events(b.events());
+  ASSERT_EQ(f.of("LOG.space").size(), 1u) << f.all();
+  EXPECT_NE(f.of("LOG.space")[0].message.find("space f1 is off the 5x4 battlefield"), std::string::npos) << f.all();
+}
+
+TEST(LogZone, PlayingACardFromTheHandIsClean) {
+  auto b = opening();
+  b.muster(0, "Ironclaw Lancer", "Claw Musketeer").act(0, core::CardPlayed{"Claw Musketeer", sp('a', 1)});
+  const auto f = fold_events(b.events());
+  EXPECT_TRUE(f.of("LOG.zone").empty()) << f.all();
+  EXPECT_EQ(f.state.seats[0].hand.count("Claw Musketeer"), 0u);
+}
+
+TEST(LogZone, PlayingACardThatIsNotInTheHandIsAFinding) {
+  auto b = opening();
+  b.muster(0, "Ironclaw Lancer", "Claw Musketeer").act(0, core::CardPlayed{"Marshal Vex", sp('a', 1)});
+  const auto f = fold_events(b.events());
+  ASSERT_EQ(f.of("LOG.zone").size(), 1u) << f.all();
+  EXPECT_NE(f.of("LOG.zone")[0].message.find("'Marshal Vex' is not in Ana's hand"), std::string::npos) << f.all();
+}
+
 TEST(LogActor, TheActiveSeatDrawingIsClean) {
   auto b = opening();
   b.muster(0, "Ironclaw Lancer", "Claw Musketeer");

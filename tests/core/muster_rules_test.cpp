@@ -158,6 +158,15 @@ TEST(MusterStepC_MoveEligibleTroops, MovingTheSameTroopTwiceIsAViolation) {
   EXPECT_EQ(f.of("MUS-c.one-move")[0].seq, b.last_seq());
 }
 
+TEST(MusterMovement, MovingOneSpaceSidewaysIsClean) {
+  auto b = lancer_on_b1();
+  b.act(0, core::TroopMoved{sp('b', 1), sp('c', 1)});
+  const auto f = fold_events(b.events());
+  EXPECT_TRUE(f.of("MUS-movement.one-space").empty()) << f.all();
+  EXPECT_TRUE(f.state.at(sp('c', 1)).has_value());
+  EXPECT_FALSE(f.state.at(sp('b', 1)).has_value());
+}
+
 TEST(MusterMovement, MovingTwoSpacesIsAViolation) {
   auto b = lancer_on_b1();
   b.act(0, core::TroopMoved{sp('b', 1), sp('b', 3)});
@@ -175,6 +184,14 @@ TEST(MusterMovement, MovingAnEnemyTroopIsAViolation) {
   b.muster(1, "Paw Militia", "Paw Slinger").act(1, core::TroopMoved{sp('b', 1), sp('b', 2)});
   const auto f = fold_events(b.events());
   EXPECT_EQ(f.of("MUS-movement.own-troops").size(), 1u) << f.all();
+}
+
+TEST(MusterStillMustering, MovingATroopThatEnteredLastTurnIsClean) {
+  auto b = lancer_on_b1();
+  b.act(0, core::TroopMoved{sp('b', 1), sp('b', 2)});
+  const auto f = fold_events(b.events());
+  EXPECT_TRUE(f.of("MUS-mustering.move").empty()) << f.all();
+  EXPECT_TRUE(f.state.at(sp('b', 2)).has_value());
 }
 
 TEST(MusterStillMustering, MovingATroopOnTheTurnItEnteredIsAViolation) {

@@ -98,7 +98,16 @@ TEST(AttritionStep4_Beneath, ATroopDestroyedBesideTwoTerritoriesGoesBeneathTheOn
   EXPECT_EQ(f.state.territories[1].beneath, 1) << "North Cairn: the Pikeman from b2, as the log says";
 }
 
-TEST(AttritionStep4_Beneath, NotNamingTheTerritoryOfATroopBesideTwoIsAWarning) {
+// warlog rules › Choices the log records: the pick is the log's to make.
+TEST(LogChoicesTheLogRecords_Beneath, NamingTheTerritoryOfATroopBesideTwoIsNoWarning) {
+  auto c = cairns("a2");
+  c.b.turn();
+  const auto f = fold(c.b);
+  expect_none(f, "LOG.beneath");
+  EXPECT_EQ(f.state.territories[1].beneath, 1) << "North Cairn, as the log says";
+}
+
+TEST(LogChoicesTheLogRecords_Beneath, NotNamingTheTerritoryOfATroopBesideTwoIsAWarning) {
   auto c = cairns(std::nullopt);
   c.b.turn();
   const auto f = fold(c.b);

@@ -290,6 +290,15 @@ TEST(WarfareB_BurrowQuirk, ATroopWithoutBurrowBurrowingIsAViolation) {
   expect_single(b.fold(), "WAR-B.burrow-quirk", b.last_seq(), "'Briar Archer' has no Burrow Quirk");
 }
 
+TEST(WarfareB_Unburrow, UnBurrowingABurrowedTroopInItsOwnersMusterIsClean) {
+  Battle b(Table::against_weald());
+  b.face_off({{"Ironclaw Lancer", "a1"}, {"Claw Musketeer", "b1"}}, {{"Weald Burrower", "a2"}, {"Briar Archer", "b2"}});
+  b.turn().muster(kAna).muster(kBo).act(kBo, core::TroopBurrowed{sq("a2")}).act(kBo, core::TroopUnburrowed{sq("a2")});
+  const auto f = b.fold();
+  expect_none(f, "WAR-B.unburrow");
+  EXPECT_FALSE(f.state.at(sq("a2"))->has(core::kTroopBurrowed));
+}
+
 TEST(WarfareB_Unburrow, UnBurrowingATroopNotBurrowedIsAViolation) {
   auto b = burrower_waits(false);
   b.act(kBo, core::TroopUnburrowed{sq("a2")});
@@ -406,6 +415,16 @@ TEST(WarfareC_Order, AnUnprovisionedTroopFightsAtMoraleZero) {
   b.attrition(kBo).pay_all(kBo).turn(kBo).musters();  // Morale 2 to 4: Bo leads
   b.warfare().act(kBo, charge()).act(kBo, duel("b2", 2, "b1", 2)).act(kBo, duel("a2", 2, "a1", 3));
   expect_none(b.fold(), "WAR-C.order");
+}
+
+// The Musketeer on e1 stands beside no enemy: it is not eligible, so it need
+// not fight, and the Charge of the Lancer alone resolves every combat.
+TEST(WarfareC_Eligible, OnlyTheTroopAdjacentToAnEnemyFightingIsClean) {
+  auto b = battle({{"Ironclaw Lancer", "a1"}, {"Claw Musketeer", "e1"}}, {{"Paw Militia", "a2"}});
+  b.act(kAna, charge()).act(kAna, duel("a1", 3, "a2", 2));
+  const auto f = b.fold();
+  expect_none(f, "WAR-C.eligible");
+  expect_clean(f);
 }
 
 TEST(WarfareC_Eligible, ATroopAdjacentToNoEnemyLeadingACombatIsAViolation) {
