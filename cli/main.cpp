@@ -125,9 +125,10 @@ int main(int argc, char** argv) {
                    "text (the totals first), json, jsonl (one game a line), csv, html (one page) or junit")
       ->check(CLI::IsMember({"text", "json", "jsonl", "csv", "html", "junit"}));
   diff->add_flag("--summary", opts.summary, "Only the totals (text: one screen)");
-  diff->add_option("--only", opts.only, "Only games of this class: findings, outcome or undetermined")
+  diff->add_option("--only", opts.only,
+                   "Only games of this class: findings, outcome or undetermined (the totals too)")
       ->check(CLI::IsMember({"findings", "outcome", "undetermined"}));
-  diff->add_option("--rule", opts.rule, "Only games whose findings under this rule id change");
+  diff->add_option("--rule", opts.rule, "Only games whose findings under this rule id change (the totals too)");
   diff->add_option("--jobs,-j", opts.jobs, "Threads (default: one per core)");
   diff->add_option("--shard", opts.shard,
                    "One share of the games, K/N (0 <= K < N), as a partial report for warlog merge "
@@ -137,7 +138,8 @@ int main(int argc, char** argv) {
                "changes); undetermined (from some event on the candidate raises a violation about a Troop, card\n"
                "or count the two folds already disagree on, so the recording no longer says what happened).\n"
                "Text opens with the totals: games per class, the rules whose findings change, the turns where\n"
-               "games first diverge, the first outcome flips (24 lines at most); then per changed game the first\n"
+               "games first diverge, the first outcome flips (24 lines at most; under --only or --rule, of the\n"
+               "games they select, and it says so); then per changed game the first\n"
                "divergent event (seq, turn, phase, seat) and what differs there in the game's terms, where it\n"
                "stops being followable, the outcome, findings new (+) and gone (-).\n"
                "json: one object (schema, games, summary); jsonl: a line per game, then a summary line; csv: a\n"

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "color.hpp"
@@ -30,6 +31,7 @@ struct Part {
   std::size_t games = 0;          // game lines read
   std::optional<std::size_t> end;  // the end line's count, once read
   core::GameId last = 0;
+  bool cut = false;  // the last line read stops before its newline: a truncated copy
 };
 
 Error bad(const Part& p, const std::string& why) {
@@ -41,8 +43,22 @@ std::optional<nlohmann::json> next_line(Part& p) {
   if (!std::getline(*p.in, text)) return std::nullopt;
   ++p.line;
   auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) return nlohmann::json(nullptr);
+  if (j.is_discarded() || !j.is_object()) {
+    // A shard writes whole lines, each ended by a newline: the file's last
+    // line without one, that does not parse, is a copy cut mid-line.
+    p.cut = p.in->eof();
+    return nlohmann::json(nullptr);
+  }
   return j;
+}
+
+// A line that does not parse: cut short when the file stops in it.
+Error not_a_line(const Part& p, std::string_view why) {
+  if (p.cut) {
+    return bad(p, "the part is cut short in this line (the file stops mid-line: a truncated copy; copy it again "
+                  "or run the shard again)");
+  }
+  return bad(p, std::string(why));
 }
 
 // Reads the part's next game into p.head (none at its end). Errors: a line
@@ -52,7 +68,7 @@ Expected<void> advance(Part& p) {
   if (p.end) return {};
   auto j = next_line(p);
   if (!j) return tl::unexpected(bad(p, "the part ends without its end line (cut short: run the shard again)"));
-  if (!j->is_object()) return tl::unexpected(bad(p, "not a line of a partial report"));
+  if (!j->is_object()) return tl::unexpected(not_a_line(p, "not a line of a partial report"));
   const std::string type = j->value("type", "");
   if (type == "end") {
     p.end = j->value("games", std::size_t{0});

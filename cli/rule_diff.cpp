@@ -92,12 +92,10 @@ class DiffReport {
   DiffReport(std::string format, const nlohmann::json& report, Spool spool)
       : format_(std::move(format)),
         summary_only_(report.at("summary").get<bool>()),
-        rule_(report.at("rule").get<std::string>()),
         against_(report.at("against").get<std::string>()),
         compared_(report.at("compared")),
-        spool_(std::move(spool)) {
-    if (const auto c = report.at("only").get<std::string>(); !c.empty()) only_ = replay::diff_class_from_string(c);
-  }
+        spool_(std::move(spool)),
+        summary_(filter_of(report)) {}
 
   void game(const GameEntry& e) {
     ++entries_;
@@ -127,7 +125,8 @@ class DiffReport {
 
   int finish(std::size_t games) {
     for (std::size_t i = entries_; i < games; ++i) summary_.add_error();
-    const std::size_t changed = games - summary_.errors() - summary_.count(replay::DiffClass::Unchanged);
+    // The verdict and JUnit are of every game compared, whatever the filter.
+    const std::size_t changed = summary_.compared_changed();
     if (format_ == "json") {
       open();
       fmt::print("{}], \"summary\": {}}}\n", shown_ ? "\n" : "", summary_.json().dump());
@@ -148,11 +147,9 @@ class DiffReport {
     } else {
       fmt::print("{}", summary_.text(against_));
       if (!summary_only_) {
-        std::string filters;
-        if (only_) filters += fmt::format(" in class {}", replay::to_string(*only_));
-        if (!rule_.empty()) filters += fmt::format("{} whose {} findings change", filters.empty() ? "" : ",", rule_);
-        fmt::print("{}\n", replay::fit(fmt::format("per game below: {} of {} changed game{}{}", shown_, changed,
-                                                   changed == 1 ? "" : "s", filters),
+        const std::string filters = summary_.filter().words();
+        fmt::print("{}\n", replay::fit(fmt::format("per game below: {} of {} changed game{}{}{}", shown_, changed,
+                                                   changed == 1 ? "" : "s", filters.empty() ? "" : " ", filters),
                                        80));
         if (!print_spool()) return kExitError;
       }
@@ -180,10 +177,16 @@ class DiffReport {
     return true;
   }
 
+  static replay::DiffFilter filter_of(const nlohmann::json& report) {
+    replay::DiffFilter f;
+    if (const auto c = report.at("only").get<std::string>(); !c.empty()) f.only = replay::diff_class_from_string(c);
+    f.rule = report.at("rule").get<std::string>();
+    return f;
+  }
+
   std::string format_;
   bool summary_only_;
-  std::optional<replay::DiffClass> only_;
-  std::string rule_, against_;
+  std::string against_;
   nlohmann::json compared_;
   Spool spool_;
   replay::DiffSummary summary_;
@@ -221,9 +224,9 @@ int run_rule_diff(const Options& o) {
       return kExitError;
     }
   }
-  std::optional<replay::DiffClass> only;
-  if (!o.only.empty()) only = replay::diff_class_from_string(o.only);
-  std::string rule;
+  replay::DiffFilter filter;
+  if (!o.only.empty()) filter.only = replay::diff_class_from_string(o.only);
+  std::string& rule = filter.rule;
   if (!o.rule.empty()) {
     const core::Rule* r = core::find_rule(o.rule);
     if (r == nullptr) {
@@ -246,14 +249,15 @@ int run_rule_diff(const Options& o) {
   VerbJob job;
   job.jobs = o.jobs;
   job.progress = "compared";
-  job.run = [&rd, &formats, only, &rule, summary = o.summary](const Archive& archive, core::GameId id,
+  job.run = [&rd, &formats, &filter, summary = o.summary](const Archive& archive, core::GameId id,
                                                              replay::Outbox& box) {
     auto r = replay::rule_diff(archive, id, rd);
     if (!r) {
       box.put(kFailed, fmt::format("warlog: {}\n", r.error().message));
       return;  // counted as an error by the missing tally
     }
-    box.put(kTally, replay::to_line(replay::tally_of(*r)));
+    const replay::DiffTally tally = replay::tally_of(*r);
+    box.put(kTally, replay::to_line(tally));
     for (const auto& format : formats) {
       if (format == "junit") {
         box.put(kPiece, format_piece(format, junit_case(fmt::format("game {}: {}", r->game.id, r->game.title),
@@ -264,7 +268,7 @@ int run_rule_diff(const Options& o) {
                                                         replay::diff_text(*r))));
         continue;
       }
-      if (summary || !replay::shown(*r, only, rule)) continue;
+      if (summary || !replay::shown(tally, filter)) continue;
       std::string piece;
       if (format == "json") {
         piece = replay::diff_json(*r).dump();

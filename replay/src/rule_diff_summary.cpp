@@ -46,15 +46,33 @@ std::optional<DiffTally> tally_from_line(std::string_view line) {
   return t;
 }
 
-bool shown(const GameDiff& d, std::optional<DiffClass> only, std::string_view rule) {
-  if (!d.changed()) return false;
-  if (only && d.klass() != *only) return false;
-  if (rule.empty()) return true;
-  auto named = [rule](const LocatedFinding& f) { return f.finding.rule_id == rule; };
-  return std::any_of(d.added.begin(), d.added.end(), named) || std::any_of(d.removed.begin(), d.removed.end(), named);
+bool DiffFilter::selects(const DiffTally& t) const {
+  if (!any()) return true;
+  if (t.klass == DiffClass::Unchanged) return false;
+  if (only && t.klass != *only) return false;
+  return rule.empty() || t.rules.contains(rule);
+}
+
+bool DiffFilter::admits(DiffClass c) const noexcept {
+  if (!any()) return true;
+  return c != DiffClass::Unchanged && (!only || c == *only);
+}
+
+std::string DiffFilter::words() const {
+  std::string s;
+  if (only) s += fmt::format("in class {}", to_string(*only));
+  if (!rule.empty()) s += fmt::format("{}whose {} findings change", s.empty() ? "" : ", ", rule);
+  return s;
+}
+
+bool shown(const DiffTally& t, const DiffFilter& filter) {
+  return t.klass != DiffClass::Unchanged && filter.selects(t);
 }
 
 void DiffSummary::add(const DiffTally& t) {
+  ++compared_;
+  if (t.klass != DiffClass::Unchanged) ++compared_changed_;
+  if (!filter_.selects(t)) return;
   ++counts_[static_cast<std::size_t>(t.klass)];
   if (t.first_turn != 0 || t.klass != DiffClass::Unchanged) ++turns_[t.first_turn];
   for (const auto& [id, n] : t.rules) {
@@ -107,12 +125,20 @@ constexpr const char* kClassMeaning[] = {"the same at every event", "diverges (f
 
 }  // namespace
 
+std::string DiffSummary::games_words() const {
+  const std::size_t n = games();
+  if (!filter_.any()) return fmt::format("{} game{}", n, n == 1 ? "" : "s");
+  return fmt::format("{} of {} game{}", n, compared(), compared() == 1 ? "" : "s");
+}
+
 std::string DiffSummary::text(std::string_view against) const {
   std::string out;
   auto line = [&out](std::string s) { out += fit(s, 80) + "\n"; };
-  const std::size_t n = games();
-  line(fmt::format("rule-diff: {} game{} under {}", n, n == 1 ? "" : "s", against));
+  line(fmt::format("rule-diff: {} under {}", games_words(), against));
+  // What the filter selected: every count below is of those games.
+  if (filter_.any()) line(fmt::format("selected: the changed games {}; the totals count only them", filter_.words()));
   for (DiffClass c : {DiffClass::Unchanged, DiffClass::Findings, DiffClass::Outcome, DiffClass::Undetermined}) {
+    if (!filter_.admits(c)) continue;
     line(fmt::format("  {:<13}{:>8}  {}", to_string(c), count(c), kClassMeaning[static_cast<int>(c)]));
   }
   if (errors_) line(fmt::format("  {:<13}{:>8}  could not be compared (see stderr)", "errors", errors_));
@@ -183,7 +209,12 @@ nlohmann::json DiffSummary::json() const {
   for (const auto& [turn, games] : turns_) turns.push_back({{"turn", turn}, {"games", games}});
   nlohmann::json flips = nlohmann::json::array();
   for (const Flip& f : flips_) flips.push_back({{"game", f.game}, {"title", f.title}, {"text", f.words}});
-  return {{"games", games()},
+  nlohmann::json selection{{"only", filter_.only ? nlohmann::json(to_string(*filter_.only)) : nlohmann::json(nullptr)},
+                           {"rule", filter_.rule.empty() ? nlohmann::json(nullptr) : nlohmann::json(filter_.rule)},
+                           {"compared_games", compared()},
+                           {"compared_changed", compared_changed()}};
+  return {{"selection", selection},
+          {"games", games()},
           {"unchanged", count(DiffClass::Unchanged)},
           {"findings", count(DiffClass::Findings)},
           {"outcome", count(DiffClass::Outcome)},
@@ -237,10 +268,15 @@ std::string turn_chart(const std::map<std::uint16_t, std::size_t>& turns) {
 std::string DiffSummary::html_head(std::string_view against) const {
   std::string out = fmt::format(
       "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
-      "<title>warlog rule-diff: {}</title>\n<style>{}</style>\n</head>\n<body>\n<h1>rule-diff: {} game{} under {}</h1>\n",
-      xml_escape(against), kStyle, games(), games() == 1 ? "" : "s", xml_escape(against));
+      "<title>warlog rule-diff: {}</title>\n<style>{}</style>\n</head>\n<body>\n<h1>rule-diff: {} under {}</h1>\n",
+      xml_escape(against), kStyle, games_words(), xml_escape(against));
+  if (filter_.any()) {
+    out += fmt::format("<p class=\"selection\">Selected: the changed games {}; the totals count only them.</p>\n",
+                       xml_escape(filter_.words()));
+  }
   out += "<h2>Games by class</h2>\n<table>\n<tr><th>class</th><th>games</th><th>meaning</th></tr>\n";
   for (DiffClass c : {DiffClass::Unchanged, DiffClass::Findings, DiffClass::Outcome, DiffClass::Undetermined}) {
+    if (!filter_.admits(c)) continue;
     out += fmt::format("<tr class=\"{0}\"><td>{0}</td><td class=\"n\">{1}</td><td>{2}</td></tr>\n", to_string(c),
                        count(c), kClassMeaning[static_cast<int>(c)]);
   }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -103,6 +104,61 @@ TEST_F(RuleDiffCli, OnlyAndRuleChooseTheGamesShown) {
   EXPECT_EQ(run_warlog("rule-diff " + store_ + " --candidate-catalog " + kErrata + " --only changed").code, 2);
 }
 
+// Issue 19: the header counted all 14 games and their findings while the body
+// showed only the filtered ones. The totals are of the games selected, in
+// text, HTML and JSON alike, and the header says the filter.
+TEST_F(RuleDiffCli, UnderOnlyAndRuleTheTotalsAreOfTheSelectedGames) {
+  const std::string diff = "rule-diff " + store_ + " --candidate-catalog " + kErrata;
+  const auto findings = run_warlog(diff + " --only findings --summary");
+  EXPECT_EQ(findings.code, 1) << "the verdict is of every game: 6 changed";
+  EXPECT_EQ(findings.out.rfind("rule-diff: 1 of 14 games under the candidate catalog errata_burrower_vigor.csv\n"
+                               "selected: the changed games in class findings; the totals count only them\n"
+                               "  findings            1  ",
+                               0),
+            0u)
+      << findings.out;
+  EXPECT_EQ(findings.out.find("undetermined"), std::string::npos) << findings.out;
+  EXPECT_NE(findings.out.find("outcome flips: none"), std::string::npos) << findings.out;
+
+  // The same games in the totals as in the body, in every format.
+  const auto json = nlohmann::json::parse(run_warlog(diff + " --rule WAR-C.defeat --format json").out);
+  const auto& summary = json.at("summary");
+  const auto& games = json.at("games");
+  ASSERT_FALSE(games.empty());
+  EXPECT_EQ(summary.at("games"), games.size());
+  std::size_t added = 0, removed = 0;
+  for (const auto& g : games) {
+    added += g.at("added").size();
+    removed += g.at("removed").size();
+  }
+  EXPECT_EQ(summary.at("findings_added"), added);
+  EXPECT_EQ(summary.at("findings_removed"), removed);
+  EXPECT_EQ(summary.at("unchanged"), 0);
+  EXPECT_EQ(summary.at("selection"), (nlohmann::json{{"only", nullptr},
+                                                     {"rule", "WAR-C.defeat"},
+                                                     {"compared_games", 14},
+                                                     {"compared_changed", 6}}));
+  const auto text = run_warlog(diff + " --rule WAR-C.defeat");
+  EXPECT_EQ(text.out.rfind(fmt::format("rule-diff: {} of 14 games under", games.size()), 0), 0u) << text.out;
+  EXPECT_NE(text.out.find("\nselected: the changed games whose WAR-C.defeat findings change; the totals count only "
+                          "them\n"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find(fmt::format("findings: {} new, {} gone, ", added, removed)), std::string::npos) << text.out;
+  const auto html = run_warlog(diff + " --rule WAR-C.defeat --format html");
+  EXPECT_NE(html.out.find(fmt::format("<h1>rule-diff: {} of 14 games under", games.size())), std::string::npos)
+      << html.out;
+  EXPECT_NE(html.out.find("<p class=\"selection\">Selected: the changed games whose WAR-C.defeat findings change;"),
+            std::string::npos)
+      << html.out;
+  EXPECT_NE(html.out.find(fmt::format("<p>{} new, {} gone.</p>", added, removed)), std::string::npos) << html.out;
+  const auto jsonl = lines_of(run_warlog(diff + " --rule WAR-C.defeat --format jsonl").out);
+  ASSERT_EQ(jsonl.size(), games.size() + 1);
+  EXPECT_EQ(nlohmann::json::parse(jsonl.back()).at("games"), games.size());
+  const auto csv = lines_of(run_warlog(diff + " --rule WAR-C.defeat --format csv").out);
+  EXPECT_EQ(csv.size(), games.size() + 1) << "a header and the selected games";
+}
+
 TEST_F(RuleDiffCli, CsvHasAHeaderAndARowPerChangedGame) {
   const auto r = run_warlog("rule-diff " + store_ + " --candidate-catalog " + kErrata + " --format csv");
   EXPECT_EQ(r.code, 1) << r.err;
@@ -176,6 +232,37 @@ TEST(RuleDiffArchive, ThreeHundredGeneratedGamesAnswerOnTheFirstScreen) {
   const auto summary = run_warlog("rule-diff " + store + " --candidate-catalog " + kErrata + " --summary -j 2");
   EXPECT_EQ(summary.out + rows[screen] + "\n", r.out.substr(0, summary.out.size() + rows[screen].size() + 1))
       << "--summary is the first screen";
+}
+
+// Issue 19: the only sample ruleset variant (the empty-deck penalty) changed
+// none of the games `warlog generate` makes (they end before a deck runs
+// out), so a designer trying the docs saw nothing. The Burrow variant is a
+// design change whose answer shows on a generated archive: findings new and
+// outcomes flipped, in some games and not all.
+TEST(RuleDiffArchive, TheBurrowVariantChangesGeneratedGames) {
+  testing::TempDir dir;
+  const std::string store = "--store " + dir.store();
+  const auto g =
+      run_warlog("generate " + store + " --games 120 --seed 1", std::string("cd '") + WARLOG_SOURCE_DIR + "' &&");
+  ASSERT_EQ(g.code, 0) << g.err;
+  const std::string rulesets = " --candidate " + kSamples + "/rulesets/";
+  const auto r = run_warlog("rule-diff " + store + rulesets + "burrowed_hidden.toml --format json -j 2");
+  EXPECT_EQ(r.code, 1) << "some game changes\n" << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& summary = j.at("summary");
+  EXPECT_GT(summary.at("findings_added").get<int>(), 0) << summary.dump();
+  EXPECT_GT(summary.at("outcome").get<int>(), 0) << summary.dump();
+  EXPECT_GT(summary.at("unchanged").get<int>(), 0) << "games without a Burrowed Troop stay as they were";
+  std::size_t flipped = 0;
+  for (const auto& game : j.at("games")) {
+    if (game.at("class") != "outcome") continue;
+    EXPECT_NE(game.at("base").at("text"), game.at("candidate").at("text")) << game.dump();
+    ++flipped;
+  }
+  EXPECT_EQ(flipped, summary.at("outcome").get<std::size_t>());
+  // The old sample leaves the same games as they are: why the docs use this one.
+  const auto deck = run_warlog("rule-diff " + store + rulesets + "empty_deck_penalty.toml --summary -j 2");
+  EXPECT_EQ(deck.code, 0) << deck.out;
 }
 
 }  // namespace

@@ -155,6 +155,17 @@ TEST_F(ShardMerge, MergeRefusesPartsThatDoNotMakeTheWholeReport) {
   const auto short_part = merge(p0.string() + " " + cut.string());
   EXPECT_EQ(short_part.code, 2);
   EXPECT_NE(short_part.err.find("cut short"), std::string::npos) << short_part.err;
+  // A copy cut mid-line (the trial's truncated part: "not a line" before):
+  // cut short, in its file and line.
+  const auto truncated = dir_->path() / "truncated";
+  const std::size_t second_game = whole.find("\n{\"game\":", whole.find("\n{\"game\":") + 1);
+  ASSERT_NE(second_game, std::string::npos);
+  write(truncated, whole.substr(0, second_game + 20));
+  const auto mid_line = merge(p0.string() + " " + truncated.string());
+  EXPECT_EQ(mid_line.code, 2);
+  EXPECT_EQ(mid_line.err, "warlog: merge: " + truncated.string() +
+                              ":3: the part is cut short in this line (the file stops mid-line: a truncated copy; "
+                              "copy it again or run the shard again)\n");
   const auto not_a_part = merge(kSamples + "/games/cut_off.wlog");
   EXPECT_EQ(not_a_part.code, 2);
   EXPECT_NE(not_a_part.err.find("not a partial report"), std::string::npos) << not_a_part.err;

@@ -19,8 +19,8 @@ std::size_t columns(std::string_view line) {
 }
 
 // 20,000 games, a dozen rules, forty turns, titles long and in UTF-8.
-replay::DiffSummary an_archive() {
-  replay::DiffSummary s;
+replay::DiffSummary an_archive(replay::DiffFilter filter = {}) {
+  replay::DiffSummary s(std::move(filter));
   for (core::GameId g = 1; g <= 20000; ++g) {
     replay::DiffTally t;
     t.game = g;
@@ -98,6 +98,63 @@ TEST(RuleDiffSummary, TheJsonCountsEveryClass) {
   EXPECT_EQ(j.at("errors"), 1);
   EXPECT_EQ(j.at("first_flips").size(), replay::DiffSummary::kFlips);
   EXPECT_EQ(j.at("rules").size(), 12u);
+}
+
+// Issue 19: under --only and --rule the totals counted every game while the
+// body showed only the selected ones. Now they are of the selection, and say
+// so, and still tell how many games were compared.
+TEST(RuleDiffSummary, UnderAFilterTheTotalsAreOfTheSelectedGames) {
+  const std::string rule = "a made-up rule 3";
+  std::size_t selected = 0, changed = 0, with_rule = 0;
+  for (core::GameId g = 1; g <= 20000; ++g) {
+    const bool rule_changes = g % 4 != 0 && (g / 4) % 12 == 3;
+    changed += g % 4 != 0;
+    with_rule += rule_changes;
+    selected += rule_changes && g % 4 == static_cast<int>(replay::DiffClass::Outcome);
+  }
+  ASSERT_GT(selected, 0u);
+  const auto s = an_archive({replay::DiffClass::Outcome, rule});
+  EXPECT_EQ(s.count(replay::DiffClass::Outcome), selected);
+  EXPECT_EQ(s.count(replay::DiffClass::Findings), 0u);
+  EXPECT_EQ(s.count(replay::DiffClass::Unchanged), 0u);
+  EXPECT_EQ(s.compared(), 20001u);
+  EXPECT_EQ(s.compared_changed(), changed);
+  const std::string text = s.text("the candidate ruleset x.toml");
+  EXPECT_EQ(text.rfind(fmt::format("rule-diff: {} of 20001 games under the candidate ruleset x.toml\n"
+                                   "selected: the changed games in class outcome, whose {} findings change; the "
+                                   "totals count only them\n  outcome      {:>8}  ",
+                                   selected + 1, rule, selected),
+                       0),
+            0u)
+      << text;
+  EXPECT_EQ(text.find("  unchanged "), std::string::npos) << "a class the filter excludes has no row\n" << text;
+  EXPECT_NE(text.find(fmt::format("\n  {:<26}{:>8} games", rule, selected)), std::string::npos) << text;
+  EXPECT_EQ(text.find("a made-up rule 4"), std::string::npos) << "the rules of unselected games\n" << text;
+  EXPECT_NE(text.find(fmt::format("first outcome flips (of {}):", selected)), std::string::npos) << text;
+
+  const auto j = s.json();
+  EXPECT_EQ(j.at("games"), selected + 1) << "the selected games and the one that could not be compared";
+  EXPECT_EQ(j.at("outcome"), selected);
+  EXPECT_EQ(j.at("unchanged"), 0);
+  EXPECT_EQ(j.at("rules").size(), 1u);
+  EXPECT_EQ(j.at("selection"), (nlohmann::json{{"only", "outcome"},
+                                               {"rule", rule},
+                                               {"compared_games", 20001},
+                                               {"compared_changed", changed}}));
+  EXPECT_NE(s.html_head("x").find(fmt::format("<h1>rule-diff: {} of 20001 games under x</h1>", selected + 1)),
+            std::string::npos);
+
+  // --rule alone: every changed class can be selected, unchanged cannot.
+  const auto by_rule = an_archive({std::nullopt, rule});
+  EXPECT_EQ(by_rule.games(), with_rule + 1);
+  const std::string rule_text = by_rule.text("x");
+  EXPECT_EQ(rule_text.find("  unchanged "), std::string::npos) << rule_text;
+  EXPECT_NE(rule_text.find("  findings "), std::string::npos) << rule_text;
+  // No filter: every game, as before, and a selection of all of them.
+  const auto all = an_archive().json();
+  EXPECT_EQ(all.at("games"), 20001);
+  EXPECT_EQ(all.at("selection").at("only"), nullptr);
+  EXPECT_EQ(all.at("selection").at("compared_games"), 20001);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -34,19 +35,43 @@ struct DiffTally {
 [[nodiscard]] std::string to_line(const DiffTally& t);
 [[nodiscard]] std::optional<DiffTally> tally_from_line(std::string_view line);
 
-// Whether a game's report is shown under --only CLASS and --rule ID (empty:
-// no filter). A rule matches when the game's findings under it change.
-[[nodiscard]] bool shown(const GameDiff& d, std::optional<DiffClass> only, std::string_view rule);
+// The games a designer asked about: --only CLASS and --rule ID. With
+// either, only changed games are selected; a rule matches when the game's
+// findings under it change. With neither, every game is.
+struct DiffFilter {
+  std::optional<DiffClass> only;
+  std::string rule;
+
+  [[nodiscard]] bool any() const noexcept { return only.has_value() || !rule.empty(); }
+  [[nodiscard]] bool selects(const DiffTally& t) const;
+  // Whether a game of class c can be selected (the rows of the class table).
+  [[nodiscard]] bool admits(DiffClass c) const noexcept;
+  // "in class outcome, whose WAR-C.defeat findings change" ("" with neither).
+  [[nodiscard]] std::string words() const;
+};
+
+// Whether a game's report is shown: a changed game the filter selects.
+[[nodiscard]] bool shown(const DiffTally& t, const DiffFilter& filter);
 
 class DiffSummary {
  public:
+  DiffSummary() = default;
+  // The totals are of the games the filter selects; every game added still
+  // counts as compared.
+  explicit DiffSummary(DiffFilter filter) : filter_(std::move(filter)) {}
+
   // Tallies must come in game order: the first flips are the lowest ids.
   void add(const DiffTally& t);
   void add_error() { ++errors_; }
 
+  // Games in the totals: those selected, and those that could not be compared.
   [[nodiscard]] std::size_t games() const noexcept;
   [[nodiscard]] std::size_t count(DiffClass c) const noexcept { return counts_[static_cast<std::size_t>(c)]; }
   [[nodiscard]] std::size_t errors() const noexcept { return errors_; }
+  // Every game compared, and those of them that changed, whatever the filter.
+  [[nodiscard]] std::size_t compared() const noexcept { return compared_ + errors_; }
+  [[nodiscard]] std::size_t compared_changed() const noexcept { return compared_changed_; }
+  [[nodiscard]] const DiffFilter& filter() const noexcept { return filter_; }
 
   // At most 24 lines of at most 80 columns; `against` says what was
   // compared ("the candidate ruleset x.toml").
@@ -76,8 +101,12 @@ class DiffSummary {
     std::string words;
   };
   [[nodiscard]] std::vector<std::pair<std::string, RuleCount>> top_rules() const;
+  // "14 games", or under a filter "3 of 14 games".
+  [[nodiscard]] std::string games_words() const;
 
+  DiffFilter filter_;
   std::array<std::size_t, 4> counts_{};
+  std::size_t compared_ = 0, compared_changed_ = 0;  // every game added, whatever the filter
   std::size_t errors_ = 0;
   std::size_t added_ = 0;
   std::size_t removed_ = 0;
