@@ -250,7 +250,7 @@ int run_rule_diff(const Options& o) {
   job.jobs = o.jobs;
   job.progress = "compared";
   job.run = [&rd, &formats, &filter, summary = o.summary](const Archive& archive, core::GameId id,
-                                                             replay::Outbox& box) {
+                                                          replay::Outbox& box) {
     auto r = replay::rule_diff(archive, id, rd);
     if (!r) {
       box.put(kFailed, fmt::format("warlog: {}\n", r.error().message));

@@ -135,8 +135,8 @@ std::string DiffSummary::text(std::string_view against) const {
   std::string out;
   auto line = [&out](std::string s) { out += fit(s, 80) + "\n"; };
   line(fmt::format("rule-diff: {} under {}", games_words(), against));
-  // What the filter selected: every count below is of those games.
-  if (filter_.any()) line(fmt::format("selected: the changed games {}; the totals count only them", filter_.words()));
+  // What the filter selected ("3 of 14 games" above): every count below is of those games.
+  if (filter_.any()) line(fmt::format("selected: the changed games {}", filter_.words()));
   for (DiffClass c : {DiffClass::Unchanged, DiffClass::Findings, DiffClass::Outcome, DiffClass::Undetermined}) {
     if (!filter_.admits(c)) continue;
     line(fmt::format("  {:<13}{:>8}  {}", to_string(c), count(c), kClassMeaning[static_cast<int>(c)]));

@@ -1,4 +1,4 @@
-// Golden rule-diffs: the README tour's two sample changes, run over every
+// Golden rule-diffs: the README tour's three sample changes, run over every
 // sample game, must read exactly as samples/golden/rule-diff-NAME.txt (the
 // totals, then each changed game in the game's terms). Regenerate on
 // purpose with: WARLOG_BLESS=1 build/<preset>/tests/test_replay
@@ -83,6 +83,15 @@ TEST(GoldenRuleDiff, TheBurrowerVigorErrataOnTheSamples) {
   ASSERT_TRUE(catalog) << catalog.error().message;
   Change c{"errata_burrower_vigor", {}, "the candidate catalog errata_burrower_vigor.csv"};
   c.options.candidate.catalog = *catalog;
+  expect_golden(c);
+}
+
+// The Burrow design change (samples/README.md › Rule changes to try).
+TEST(GoldenRuleDiff, TheBurrowedHiddenVariantOnTheSamples) {
+  auto ruleset = core::load_ruleset((kSamples / "rulesets" / "burrowed_hidden.toml").string());
+  ASSERT_TRUE(ruleset) << ruleset.error().message;
+  Change c{"burrowed_hidden", {}, "the candidate ruleset burrowed_hidden.toml"};
+  c.options.candidate.ruleset = *ruleset;
   expect_golden(c);
 }
 

@@ -121,8 +121,8 @@ TEST(RuleDiffSummary, UnderAFilterTheTotalsAreOfTheSelectedGames) {
   EXPECT_EQ(s.compared_changed(), changed);
   const std::string text = s.text("the candidate ruleset x.toml");
   EXPECT_EQ(text.rfind(fmt::format("rule-diff: {} of 20001 games under the candidate ruleset x.toml\n"
-                                   "selected: the changed games in class outcome, whose {} findings change; the "
-                                   "totals count only them\n  outcome      {:>8}  ",
+                                   "selected: the changed games in class outcome, whose {} findings change\n"
+                                   "  outcome      {:>8}  ",
                                    selected + 1, rule, selected),
                        0),
             0u)
