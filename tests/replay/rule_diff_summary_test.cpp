@@ -120,10 +120,12 @@ TEST(RuleDiffSummary, UnderAFilterTheTotalsAreOfTheSelectedGames) {
   EXPECT_EQ(s.compared(), 20001u);
   EXPECT_EQ(s.compared_changed(), changed);
   const std::string text = s.text("the candidate ruleset x.toml");
-  EXPECT_EQ(text.rfind(fmt::format("rule-diff: {} of 20001 games under the candidate ruleset x.toml\n"
-                                   "selected: the changed games in class outcome, whose {} findings change\n"
+  // The selection line is cut to 80 columns like every line of the screen.
+  const std::string selection =
+      replay::fit(fmt::format("selected: the changed games in class outcome, whose {} findings change", rule), 80);
+  EXPECT_EQ(text.rfind(fmt::format("rule-diff: {} of 20001 games under the candidate ruleset x.toml\n{}\n"
                                    "  outcome      {:>8}  ",
-                                   selected + 1, rule, selected),
+                                   selected + 1, selection, selected),
                        0),
             0u)
       << text;
