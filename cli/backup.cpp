@@ -109,7 +109,9 @@ CLI::App* add_backup(CLI::App& app, Options& o, BackupArgs& b) {
   sub->footer(
       "A consistent, compacted copy (one read transaction: writers go on meanwhile) is written to a\n"
       "directory next to DIR, every game's hash chain in it is verified, and only then is it renamed to\n"
-      "DIR. DIR must not exist, or be a previous backup (it holds the BACKUP file this verb writes, a\n"
+      "DIR. A game the copy does not verify (a broken chain, events or annotations with no game record)\n"
+      "is refused by name: the copy is removed and DIR left as it was.\n"
+      "DIR must not exist, or be a previous backup (it holds the BACKUP file this verb writes, a\n"
       "data.mdb and nothing else but a lock.mdb); anything else is refused. On failure nothing is left.\n"
       "Full blocks of 64 events that an older warlog stored raw are zstd-compressed in the copy, which is\n"
       "then compacted again; no hash changes (the chain is over the events, not how they are stored).\n"
@@ -160,16 +162,13 @@ int run_backup(const Options& o, const BackupArgs& b) {
   replay::IsolatedJob verify;
   verify.store = partial.dir.string();
   verify.jobs = 0;
-  verify.select = [](const replay::Archive& a) -> Expected<std::vector<core::GameId>> {
-    auto games = a.games();
-    if (!games) return tl::unexpected(games.error());
-    std::vector<core::GameId> ids;
-    for (const auto& g : *games) ids.push_back(g.id);
-    return ids;
-  };
+  // Every id, from the keys, with orphans: events or annotations under an
+  // id with no game record (a deleted record) are no verified copy.
+  verify.select = [](const replay::Archive& a) { return a.game_ids(/*orphans=*/true); };
   verify.run = [](const replay::Archive& archive, core::GameId id, replay::Outbox& box) {
     auto v = archive.verify(id);
     if (!v) return box.put(0, v.error().message);
+    if (v->no_record) return box.put(0, v->detail);  // "game N: events with no game record ..."
     if (!v->ok) box.put(0, fmt::format("game {} is BROKEN at seq {}: {}", id, v->first_bad_seq.value_or(0), v->detail));
   };
   const std::size_t games = run_quiet(verify, "verifying the copy", failure);

@@ -124,8 +124,10 @@ int run_add(const DisputeArgs& a) {
 // game id -> title, for listings.
 std::map<core::GameId, std::string> titles(const Archive& archive) {
   std::map<core::GameId, std::string> out;
-  if (auto games = archive.games()) {
-    for (const auto& g : *games) out.emplace(g.id, g.title);
+  if (auto games = archive.game_list()) {  // a record that cannot be read hides no other title
+    for (const auto& g : *games) {
+      if (g) out.emplace(g->id, g->title);
+    }
   }
   return out;
 }
@@ -133,17 +135,25 @@ std::map<core::GameId, std::string> titles(const Archive& archive) {
 int run_list(const DisputeArgs& a) {
   auto archive = open(a, Archive::Mode::ReadOnly);
   if (!archive) return fail(archive.error());
+  // Game by game: a game whose annotation chain breaks, or annotations
+  // with no game record, is one line on stderr and exit 2; the other
+  // games' disputes are still listed.
   std::vector<Dispute> all;
-  if (a.games.empty()) {
-    auto d = replay::list_disputes(*archive, std::nullopt);
-    if (!d) return fail(d.error());
-    all = std::move(*d);
-  }
-  for (core::GameId g : a.games) {
-    auto d = replay::list_disputes(*archive, g);
-    if (!d) return fail(d.error());
+  int rc = kExitClean;
+  auto take = [&](const Expected<std::vector<Dispute>>& d) {
+    if (!d) {
+      error_line(d.error());
+      rc = kExitError;
+      return;
+    }
     all.insert(all.end(), d->begin(), d->end());
+  };
+  if (a.games.empty()) {
+    auto by_game = replay::disputes_by_game(*archive);
+    if (!by_game) return fail(by_game.error());
+    for (const auto& g : *by_game) take(g.disputes);
   }
+  for (core::GameId g : a.games) take(replay::list_disputes(*archive, g));
   const auto title = titles(*archive);
   auto title_of = [&](core::GameId g) {
     auto it = title.find(g);
@@ -153,7 +163,7 @@ int run_list(const DisputeArgs& a) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& d : all) out.push_back(dispute_json(d, title_of(d.id.game)));
     fmt::print("{}\n", nlohmann::json{{"schema", schema_json("dispute-list")}, {"disputes", out}}.dump(2));
-    return kExitClean;
+    return rc;
   }
   fmt::print("{:<12}  {:<8}  {:<16}  {}\n", "id", "status", "raised by", "claim");
   for (const auto& d : all) {
@@ -165,7 +175,7 @@ int run_list(const DisputeArgs& a) {
                r == nullptr ? std::string("no ruling yet")
                             : fmt::format("ruled by {}{}: {}", r->ruled_by, r->signature ? " (signed)" : "", r->ruling));
   }
-  return kExitClean;
+  return rc;
 }
 
 int run_show(const DisputeArgs& a) {
@@ -333,13 +343,21 @@ CLI::App* add_dispute(CLI::App& app, DisputeArgs& a) {
   store(a.list);
   a.list->add_option("--game", a.games, "Only these game(s)");
   a.list->add_option("--format", a.format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  a.list->footer("Exit 0 on success, 2 on error.");
+  a.list->footer(
+      "Each game's annotation chain is checked as it is read: a game whose chain breaks (a dispute or\n"
+      "ruling edited, removed or reordered in place) is one line on stderr, \"game G: trust: BROKEN at\n"
+      "annotation N: ...\", and none of its disputes is listed; so are annotations stored under a game id\n"
+      "with no game record. The other games' disputes are still listed (warlog verify says more).\n"
+      "Exit 0 on success, 2 on error (any such line).");
 
   a.show = d->add_subcommand("show", "Show a dispute: the event, the audit there, the claim and every ruling");
   store(a.show);
   a.show->add_option("id", a.id, "Dispute id GAME:SEQ:N")->required();
   a.show->add_option("--format", a.format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  a.show->footer("Exit 0 on success, 2 on error (no such dispute).");
+  a.show->footer(
+      "The game's annotation chain is checked as it is read: a broken one is refused, one line,\n"
+      "\"game G: trust: BROKEN at annotation N: ...\".\n"
+      "Exit 0 on success, 2 on error (no such dispute, a broken annotation chain).");
 
   a.resolve = d->add_subcommand("resolve", "Rule on a dispute (appends the ruling; the history stays)");
   store(a.resolve);

@@ -99,8 +99,9 @@ int main(int argc, char** argv) {
                 "partial report holding every format; warlog merge PARTS --format F joins the N parts into the\n"
                 "report one run gives. A shard exits 0 once its part is written (merge gives the verdict).\n"
                 "Exit 0 when no game has a violation, 1 when any has (or its trust fails, below), 2 on error.\n"
-                "A game that cannot be audited (its record or events damaged, or written by a newer warlog) is\n"
-                "one line on stderr and exit 2; the other games are still audited and reported.\n"
+                "A game that cannot be audited (its record or events damaged, or written by a newer warlog; events\n"
+                "or annotations with no game record: \"game N: events with no game record\") is one line on stderr\n"
+                "and exit 2; the other games are still audited and reported.\n"
                 "Corrections (void, backup: docs/warlog-rules.md) are notes; the events they strike are listed\n"
                 "after the findings as ~~Event~~ with who struck them and why, and their findings are notes.\n"
                 "Each game's second line says who attests what was folded, against your keyring, in verify's words:\n"
@@ -165,8 +166,9 @@ int main(int argc, char** argv) {
   verify->footer("Checks each game's record and identity, that its blocks follow each other and decode, each event's\n"
                  "tag (names the first altered event), each block's chain hash (names the altered block), the count\n"
                  "and head in the game record, the catalog and ruleset it names, and the annotation chain (disputes,\n"
-                 "rulings, signatures: the first altered one is named, then its count and head); events with no game\n"
-                 "record are reported as a broken game. Then says who attests each game, against your keyring\n"
+                 "rulings, signatures: the first altered one is named, then its count and head); events or\n"
+                 "annotations with no game record (a deleted record) are reported as a broken game that cannot be\n"
+                 "checked (exit 2). Then says who attests each game, against your keyring\n"
                  "(warlog trust):\n"
                  "  valid, signed by trusted 'NAME' (key ID), self-declared 'SIGNER'   (a name mismatch is flagged)\n"
                  "  valid signature by an unknown key ID | stale: N events since | INVALID: why\n"
@@ -182,15 +184,16 @@ int main(int argc, char** argv) {
                  "that does not decode is broken at seq 0), a signature, a signed ruling or a signed backup is\n"
                  "INVALID, a signed state vanished, a snapshot differed from the fold, or (--require-signed) a game\n"
                  "lacks a current trusted signature; 2 on error (one line per game that cannot be checked; the\n"
-                 "others go on).");
+                 "others go on; a game id with events or annotations but no game record).");
 
   CLI::App* list = app.add_subcommand("list", "List the games in the store");
   add_store(list);
   list->add_option("--format", opts.format, "text or json")->check(CLI::IsMember({"text", "json"}));
   list->footer("One line per game: id, date, events, title, players and allegiances. The ids are what\n"
                "--game takes everywhere, and are given in import order. A game whose record cannot be read\n"
-               "is one line on stderr (game, why) and the others are listed. Exit 0, or 2 when any such\n"
-               "line was printed or on error.");
+               "is one line on stderr (game, why), as are events or annotations with no game record (\"game N:\n"
+               "events with no game record\": a deleted record hides no game), and the others are listed.\n"
+               "Exit 0, or 2 when any such line was printed or on error.");
 
   CLI::App* exp = app.add_subcommand("export", "Print a stored game as notation, JSON Lines or Cap'n Proto");
   add_store(exp);

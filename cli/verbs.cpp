@@ -170,7 +170,8 @@ int run_verify(const Options& o) {
       say(fmt::format("game {}: ok, {}\n", id, v->detail));
     } else {
       say(fmt::format("game {}: BROKEN at seq {}: {}\n", id, v->first_bad_seq ? *v->first_bad_seq : 0, v->detail));
-      put_exit(box, kExitViolations);
+      // No record to check events or annotations against: a game that cannot be checked.
+      put_exit(box, v->no_record ? kExitError : kExitViolations);
     }
     auto migrated = migrated_line(archive, id);
     if (!migrated) return;  // no readable record (an orphan, a corrupt one): no signatures to check
@@ -265,8 +266,9 @@ int run_list(const Options& o) {
   const bool json = o.format == "json";
   VerbJob job;
   // From the keys: a game whose record does not decode is still selected,
-  // and run reports it alone (one line), the others are listed.
-  job.select = [](const Archive& archive) { return archive.game_ids(); };
+  // and run reports it alone (one line), the others are listed; so are
+  // events or annotations with no game record (a deleted record).
+  job.select = [](const Archive& archive) { return archive.game_ids(/*orphans=*/true); };
   job.run = [json](const Archive& archive, core::GameId id, replay::Outbox& box) {
     auto g = archive.game(id);
     if (!g) return put_error(box, g.error());

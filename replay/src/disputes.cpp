@@ -138,6 +138,26 @@ Expected<std::vector<Dispute>> list_disputes(const Archive& archive, std::option
   return fold(*records);
 }
 
+Expected<std::vector<GameDisputes>> disputes_by_game(const Archive& archive) {
+  auto ids = archive.game_ids(/*orphans=*/true);
+  if (!ids) return tl::unexpected(ids.error());
+  auto reader = archive.store().reader();
+  if (!reader) return tl::unexpected(reader.error());
+  std::vector<GameDisputes> out;
+  out.reserve(ids->size());
+  for (const core::GameId id : *ids) {
+    auto records = reader->annotations(id);
+    if (records) {
+      out.push_back(GameDisputes{id, fold(*records)});
+    } else if (records.error().code == ErrorCode::DataLoss || records.error().code == ErrorCode::Unsupported) {
+      out.push_back(GameDisputes{id, tl::unexpected(records.error())});
+    } else {
+      return tl::unexpected(records.error());
+    }
+  }
+  return out;
+}
+
 Expected<Dispute> find_dispute(const Archive& archive, const DisputeId& id) {
   auto h = history(archive, id.game);
   if (!h && h.error().code == ErrorCode::NotFound) {

@@ -550,6 +550,7 @@ Expected<VerifyResult> Archive::verify(core::GameId id) const {
   if (report->broken) {
     r.first_bad_seq = report->broken->seq;
     r.detail = report->broken->what;
+    r.no_record = report->broken->kind == store::BrokenLink::Kind::Orphan;
   } else {
     r.detail = fmt::format("chain intact ({} events, {} annotation{})", report->events_checked,
                            report->annotations_checked, report->annotations_checked == 1 ? "" : "s");

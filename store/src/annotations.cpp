@@ -46,51 +46,114 @@ std::optional<RawValue> split(std::string_view value) {
   return r;
 }
 
-// Walks the annotations of `game` (nullopt: every game) in key order and
-// gives fn each record with its recomputed chain. Errors: DataLoss naming the
-// record for a key or value that does not decode, or annotations of a game
-// that has no record.
+// Walks one game's annotations in n order, checking each as it is read as
+// verify does: n follows on with no gap, the stored A(n) is the chain
+// recomputed over the stored bytes (an edit in place, a removal or a swap
+// shows at the first one it touches), the event it concerns exists; and at
+// the end the count and head against the record. fn(n, value, chain) gets
+// each link that held, its value decoded (or Unsupported: a kind newer than
+// this build, whose link still checks); fn returns false to stop. The first
+// broken link is the answer (its `what` without the "annotation G#N: "
+// prefix); errors only for LMDB.
 template <class Fn>
-Expected<void> walk(const Shared& s, MDB_txn* txn, std::optional<core::GameId> game, Fn&& fn) {
+Expected<std::optional<BrokenLink>> checked_walk(const Shared& s, MDB_txn* txn, const GameMeta& meta,
+                                                 std::uint64_t& checked, Fn&& fn) {
+  using Kind = BrokenLink::Kind;
+  const core::GameId game = meta.id;
+  auto broken = [&](core::Seq seq, std::uint64_t n, Kind kind, std::string what) {
+    return std::optional<BrokenLink>(BrokenLink{game, seq, kind, std::move(what), n});
+  };
   auto cursor = lmdb::Cursor::open(txn, s.dbi.annotations);
   if (!cursor) return detail::fail(s, "opening an annotations cursor", cursor.error());
-  const auto gkey = game_key(game.value_or(0));
-  auto e = game ? cursor->get(MDB_SET_RANGE, view(gkey)) : cursor->get(MDB_FIRST);
-  std::optional<core::GameId> current;
-  core::Digest running{};
-  for (;; e = cursor->get(MDB_NEXT)) {
+  const auto gkey = game_key(game);
+  core::Digest running = annotation_chain_start(meta.identity);
+  std::uint64_t expected = 0;
+  core::Seq last_seq = 0;
+  checked = 0;
+  for (auto e = cursor->get(MDB_SET_RANGE, view(gkey));; e = cursor->get(MDB_NEXT)) {
     if (!e) return detail::fail(s, "reading annotations", e.error());
     if (!*e) break;
     const std::string_view key = cursor->key();
-    if (game && (key.size() < 8 || get_be64(key.data()) != *game)) break;
+    if (key.size() < 8 || get_be64(key.data()) != game) break;
     const auto parts = parse_annotation_key(key);
-    if (!parts) {
-      return make_error(ErrorCode::DataLoss, fmt::format("store {}: an annotations key is {} bytes, not 16",
-                                                         s.path.string(), key.size()));
-    }
-    if (parts->game != current) {
-      auto meta = meta_in(s, txn, parts->game);
-      if (!meta && meta.error().code == ErrorCode::NotFound) {
-        return make_error(ErrorCode::DataLoss,
-                          fmt::format("{}: game {} has annotations but no record", where(parts->game, parts->n),
-                                      parts->game));
-      }
-      if (!meta) return tl::unexpected(meta.error());
-      current = parts->game;
-      running = annotation_chain_start(meta->identity);
+    if (!parts) return broken(last_seq, expected, Kind::BadAnnotation, fmt::format("a key of {} bytes, not 16", key.size()));
+    if (parts->n != expected) {
+      return broken(last_seq, expected, Kind::BadAnnotation,
+                    fmt::format("missing: the next stored annotation is #{} (one was removed)", parts->n));
     }
     const auto raw = split(cursor->value());
-    if (!raw) {
-      return make_error(ErrorCode::DataLoss, fmt::format("{}: the value is {} bytes, too short",
-                                                         where(parts->game, parts->n), cursor->value().size()));
-    }
+    if (!raw) return broken(last_seq, expected, Kind::BadAnnotation, "the value is too short to hold its chain hash");
     auto value = events::decode_annotation(raw->canonical);
-    if (!value) {
-      return make_error(value.error().code,
-                        fmt::format("{}: {}", where(parts->game, parts->n), value.error().message));
+    if (!value && value.error().code != ErrorCode::Unsupported) {
+      return broken(last_seq, expected, Kind::BadAnnotation, "does not decode: " + value.error().message);
     }
+    if (value) last_seq = value->seq;  // a newer kind still names its seq in the same field
     running = annotation_chain_next(running, raw->canonical);
-    fn(AnnotationRecord{parts->game, parts->n, value->seq, std::move(value->value), running});
+    if (raw->stored != running) {
+      return broken(last_seq, expected, Kind::AnnotationChainMismatch,
+                    fmt::format("its stored chain hash is not the hash of it and the annotations before "
+                                "(seq {}): it or one before it was altered, removed or reordered",
+                                last_seq));
+    }
+    if (value && value->seq >= meta.event_count) {
+      return broken(last_seq, expected, Kind::BadAnnotation,
+                    fmt::format("it concerns seq {}; the game has {} events", value->seq, meta.event_count));
+    }
+    checked = ++expected;
+    if (!fn(parts->n, value, running)) return std::optional<BrokenLink>{};
+  }
+  if (expected != meta.annotation_count) {
+    return broken(last_seq, expected, Kind::AnnotationCountMismatch,
+                  fmt::format("{} annotations are stored, the game record counts {}", expected,
+                              meta.annotation_count));
+  }
+  if (running != meta.annotation_head) {
+    return broken(last_seq, expected == 0 ? 0 : expected - 1, Kind::AnnotationHeadMismatch,
+                  "the annotation chain does not end at the head in the game record: the last annotation "
+                  "or the record was altered");
+  }
+  return std::optional<BrokenLink>{};
+}
+
+// Walks the annotations of `game` (nullopt: of every game that has any) and
+// gives fn each record, checked as it is read (checked_walk). A game whose
+// chain breaks is refused whole: DataLoss "game G: trust: BROKEN at
+// annotation N: ..."; annotations under an id with no game record are
+// DataLoss naming them (Reader::record's words).
+template <class Fn>
+Expected<void> walk(const Shared& s, MDB_txn* txn, std::optional<core::GameId> game, Fn&& fn) {
+  std::vector<core::GameId> ids;
+  if (game) {
+    ids.push_back(*game);
+  } else {
+    auto all = detail::ids_in(s, txn, s.dbi.annotations, "annotations");
+    if (!all) return tl::unexpected(all.error());
+    ids = std::move(*all);
+  }
+  for (const core::GameId id : ids) {
+    auto meta = meta_in(s, txn, id);
+    if (!meta && meta.error().code == ErrorCode::NotFound) {
+      auto missing = detail::missing_record(s, txn, id);
+      if (!missing) return tl::unexpected(missing.error());
+      return tl::unexpected(*missing);
+    }
+    if (!meta) return tl::unexpected(meta.error());
+    meta->id = id;
+    std::optional<Error> newer;
+    std::uint64_t checked = 0;
+    auto link = checked_walk(s, txn, *meta, checked,
+                             [&](std::uint64_t n, Expected<core::AnnotationAt>& value, const core::Digest& chain) {
+                               if (!value) {
+                                 newer = Error{value.error().code,
+                                               fmt::format("{}: {}", where(id, n), value.error().message)};
+                                 return false;
+                               }
+                               fn(AnnotationRecord{id, n, value->seq, std::move(value->value), chain});
+                               return true;
+                             });
+    if (!link) return tl::unexpected(link.error());
+    if (*link) return make_error(ErrorCode::DataLoss, annotation_break_message(**link));
+    if (newer) return tl::unexpected(*newer);
   }
   return {};
 }
@@ -235,61 +298,16 @@ Expected<std::vector<AnnotationRecord>> Reader::annotations_at(core::GameId game
 // Never fails for damage: the first break is the answer.
 Expected<std::optional<BrokenLink>> Reader::verify_annotations(const GameMeta& meta,
                                                                std::uint64_t& checked) const {
-  using Kind = BrokenLink::Kind;
-  const Shared& s = *shared_;
-  const core::GameId game = meta.id;
-  auto broken = [&](core::Seq seq, std::uint64_t n, Kind kind, std::string what) {
-    return std::optional<BrokenLink>(BrokenLink{game, seq, kind, fmt::format("{}: {}", where(game, n), what), n});
-  };
-  auto cursor = lmdb::Cursor::open(txn_, s.dbi.annotations);
-  if (!cursor) return detail::fail(s, "opening an annotations cursor", cursor.error());
-  const auto gkey = game_key(game);
-  core::Digest running = annotation_chain_start(meta.identity);
-  std::uint64_t expected = 0;
-  core::Seq last_seq = 0;
-  checked = 0;
-  for (auto e = cursor->get(MDB_SET_RANGE, view(gkey));; e = cursor->get(MDB_NEXT)) {
-    if (!e) return detail::fail(s, "reading annotations", e.error());
-    if (!*e) break;
-    const std::string_view key = cursor->key();
-    if (key.size() < 8 || get_be64(key.data()) != game) break;
-    const auto parts = parse_annotation_key(key);
-    if (!parts) return broken(last_seq, expected, Kind::BadAnnotation, fmt::format("a key of {} bytes, not 16", key.size()));
-    if (parts->n != expected) {
-      return broken(last_seq, expected, Kind::BadAnnotation,
-                    fmt::format("missing: the next stored annotation is #{} (one was removed)", parts->n));
-    }
-    const auto raw = split(cursor->value());
-    if (!raw) return broken(last_seq, expected, Kind::BadAnnotation, "the value is too short to hold its chain hash");
-    auto value = events::decode_annotation(raw->canonical);
-    if (!value && value.error().code != ErrorCode::Unsupported) {
-      return broken(last_seq, expected, Kind::BadAnnotation, "does not decode: " + value.error().message);
-    }
-    if (value) last_seq = value->seq;  // a newer kind still names its seq in the same field
-    running = annotation_chain_next(running, raw->canonical);
-    if (raw->stored != running) {
-      return broken(last_seq, expected, Kind::AnnotationChainMismatch,
-                    fmt::format("its stored chain hash is not the hash of it and the annotations before "
-                                "(seq {}): it or one before it was altered, removed or reordered",
-                                last_seq));
-    }
-    if (value && value->seq >= meta.event_count) {
-      return broken(last_seq, expected, Kind::BadAnnotation,
-                    fmt::format("it concerns seq {}; the game has {} events", value->seq, meta.event_count));
-    }
-    checked = ++expected;
-  }
-  if (expected != meta.annotation_count) {
-    return broken(last_seq, expected, Kind::AnnotationCountMismatch,
-                  fmt::format("{} annotations are stored, the game record counts {}", expected,
-                              meta.annotation_count));
-  }
-  if (running != meta.annotation_head) {
-    return broken(last_seq, expected == 0 ? 0 : expected - 1, Kind::AnnotationHeadMismatch,
-                  "the annotation chain does not end at the head in the game record: the last annotation "
-                  "or the record was altered");
-  }
-  return std::optional<BrokenLink>{};
+  auto link = checked_walk(*shared_, txn_, meta, checked,
+                           [](std::uint64_t, const Expected<core::AnnotationAt>&, const core::Digest&) { return true; });
+  if (link && *link) (*link)->what = fmt::format("{}: {}", where(meta.id, (*link)->annotation.value_or(0)), (*link)->what);
+  return link;
+}
+
+std::string annotation_break_message(const BrokenLink& link) {
+  return fmt::format("game {}: trust: BROKEN at annotation {}: {}; its disputes, rulings and signatures are "
+                     "refused (warlog verify says more)",
+                     link.game, link.annotation.value_or(0), link.what);
 }
 
 }  // namespace warlog::store

@@ -101,7 +101,12 @@ Expected<GameMeta> Reader::record(core::GameId id) const {
   const auto key = game_key(id);
   auto raw = lmdb::get(txn_, s.dbi.games, view(key));
   if (!raw) return detail::fail(s, "reading the game record", raw.error());
-  if (!*raw) return make_error(ErrorCode::NotFound, fmt::format("game {} does not exist", id));
+  if (!*raw) {
+    // A deleted record hides nothing: events or annotations under the id say so.
+    auto missing = detail::missing_record(s, txn_, id);
+    if (!missing) return tl::unexpected(missing.error());
+    return tl::unexpected(*missing);
+  }
   auto m = decode_game_meta(**raw);
   if (!m) return make_error(m.error().code, fmt::format("game {}: {}", id, m.error().message));
   m->id = id;

@@ -19,8 +19,10 @@
 #include <mutex>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include "warlog/core/error.hpp"
+#include "warlog/core/event.hpp"
 #include "warlog/store/lmdb.hpp"
 #include "warlog/store/owner_lock.hpp"
 
@@ -88,5 +90,17 @@ struct Shared {
 [[nodiscard]] inline tl::unexpected<Error> fail(const Shared& s, std::string_view doing, int rc) {
   return tl::unexpected<Error>(lmdb_error(s, doing, rc));
 }
+
+// The game ids under which `dbi` (keyed game u64 BE ‖ ...) holds values,
+// ascending: one cursor seek per game, never a walk of every value
+// (verify.cpp). `what` names the database in an error.
+[[nodiscard]] Expected<std::vector<core::GameId>> ids_in(const Shared& s, MDB_txn* txn, MDB_dbi dbi,
+                                                         std::string_view what);
+
+// Why game `id` has no record, for a lookup that found none: DataLoss
+// "game N: events with no game record ..." (or annotations, or both) when
+// something is stored under it, so a deleted record hides nothing; else
+// NotFound "game N does not exist" (verify.cpp). Errors: LMDB's.
+[[nodiscard]] Expected<Error> missing_record(const Shared& s, MDB_txn* txn, core::GameId id);
 
 }  // namespace warlog::store::detail

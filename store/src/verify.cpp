@@ -2,6 +2,7 @@
 // and names the first broken link (docs/architecture.md › "Store format 2" › 4).
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <variant>
@@ -58,13 +59,17 @@ Expected<VerifyReport> Reader::verify(core::GameId game) const {
   };
 
   auto meta = record(game);
-  if (!meta && meta.error().code == ErrorCode::NotFound) {
-    // Events with no record: a deleted record no longer hides a game.
-    auto orphans = orphan_games();
-    if (!orphans) return tl::unexpected(orphans.error());
-    if (std::find(orphans->begin(), orphans->end(), game) == orphans->end()) return tl::unexpected(meta.error());
-    return broken(0, Kind::Orphan,
-                  "events are stored under this game id, but it has no game record (the record was deleted?)");
+  if (!meta) {
+    // Events or annotations with no record: a deleted record hides no game.
+    const auto gkey = game_key(game);
+    auto rec = lmdb::get(txn_, s.dbi.games, view(gkey));
+    if (!rec) return detail::fail(s, "reading the game record", rec.error());
+    if (!*rec) {
+      auto missing = detail::missing_record(s, txn_, game);
+      if (!missing) return tl::unexpected(missing.error());
+      if (missing->code == ErrorCode::NotFound) return tl::unexpected(*missing);
+      return broken(0, Kind::Orphan, missing->message);
+    }
   }
   // A record a newer warlog wrote (Unsupported) is not damage: not for verify to judge.
   if (!meta && meta.error().code == ErrorCode::Unsupported) return tl::unexpected(meta.error());
@@ -248,11 +253,30 @@ Expected<VerifyReport> Reader::verify(core::GameId game) const {
 
 Expected<std::vector<core::GameId>> Reader::orphan_games() const {
   const detail::Shared& s = *shared_;
-  auto cursor = lmdb::Cursor::open(txn_, s.dbi.events);
-  if (!cursor) return detail::fail(s, "opening an events cursor", cursor.error());
+  auto events = detail::ids_in(s, txn_, s.dbi.events, "events");
+  if (!events) return tl::unexpected(events.error());
+  auto annotated = detail::ids_in(s, txn_, s.dbi.annotations, "annotations");
+  if (!annotated) return tl::unexpected(annotated.error());
+  std::vector<core::GameId> ids;
+  std::set_union(events->begin(), events->end(), annotated->begin(), annotated->end(), std::back_inserter(ids));
+  std::vector<core::GameId> out;
+  for (const core::GameId game : ids) {
+    const auto gkey = game_key(game);
+    auto rec = lmdb::get(txn_, s.dbi.games, view(gkey));
+    if (!rec) return detail::fail(s, "reading a game record", rec.error());
+    if (!*rec) out.push_back(game);
+  }
+  return out;
+}
+
+namespace detail {
+
+Expected<std::vector<core::GameId>> ids_in(const Shared& s, MDB_txn* txn, MDB_dbi dbi, std::string_view what) {
+  auto cursor = lmdb::Cursor::open(txn, dbi);
+  if (!cursor) return fail(s, fmt::format("opening a cursor over {}", what), cursor.error());
   std::vector<core::GameId> out;
   for (auto e = cursor->get(MDB_FIRST);;) {
-    if (!e) return detail::fail(s, "reading events", e.error());
+    if (!e) return fail(s, fmt::format("reading {}", what), e.error());
     if (!*e) break;
     const auto key = cursor->key();
     if (key.size() < 8) {
@@ -260,15 +284,38 @@ Expected<std::vector<core::GameId>> Reader::orphan_games() const {
       continue;
     }
     const core::GameId game = get_be64(key.data());
-    const auto gkey = game_key(game);
-    auto rec = lmdb::get(txn_, s.dbi.games, view(gkey));
-    if (!rec) return detail::fail(s, "reading a game record", rec.error());
-    if (!*rec) out.push_back(game);
+    out.push_back(game);
     if (game == UINT64_MAX) break;
-    const auto next = event_key(game + 1, 0);
+    const auto next = game_key(game + 1);
     e = cursor->get(MDB_SET_RANGE, view(next));
   }
   return out;
 }
+
+Expected<Error> missing_record(const Shared& s, MDB_txn* txn, core::GameId id) {
+  // Whether dbi holds a key of this game: one seek.
+  auto holds = [&](MDB_dbi dbi, std::string_view db) -> Expected<bool> {
+    auto cursor = lmdb::Cursor::open(txn, dbi);
+    if (!cursor) return fail(s, fmt::format("opening a cursor over {}", db), cursor.error());
+    const auto gkey = game_key(id);
+    auto e = cursor->get(MDB_SET_RANGE, view(gkey));
+    if (!e) return fail(s, fmt::format("reading {}", db), e.error());
+    return *e && cursor->key().size() >= 8 && get_be64(cursor->key().data()) == id;
+  };
+  auto events = holds(s.dbi.events, "events");
+  if (!events) return tl::unexpected(events.error());
+  auto annotations = holds(s.dbi.annotations, "annotations");
+  if (!annotations) return tl::unexpected(annotations.error());
+  if (!*events && !*annotations) return Error{ErrorCode::NotFound, fmt::format("game {} does not exist", id)};
+  const char* what = *events && *annotations ? "events and annotations (disputes, rulings, signatures)"
+                     : *events               ? "events"
+                                             : "annotations (disputes, rulings or signatures)";
+  return Error{ErrorCode::DataLoss,
+               fmt::format("game {}: {} with no game record (the record was deleted or lost): restore the store "
+                           "from a copy",
+                           id, what)};
+}
+
+}  // namespace detail
 
 }  // namespace warlog::store

@@ -301,13 +301,82 @@ TEST_F(AnnotationsTest, ACorruptValueIsDataLossNamingIt) {
   auto r = store.reader()->annotations(1);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, ErrorCode::DataLoss);
-  EXPECT_THAT(r.error().message, HasSubstr("annotation 1#0"));
+  EXPECT_THAT(r.error().message, HasSubstr("game 1: trust: BROKEN at annotation 0: does not decode"));
   EXPECT_EQ(store.reader()->verify(1)->broken->kind, BrokenLink::Kind::BadAnnotation);
+  EXPECT_THAT(store.reader()->verify(1)->broken->what, HasSubstr("annotation 1#0"));
   // Other games' annotations still read.
   EXPECT_TRUE(store.append_annotation(2, 0, dispute("fine")));
   EXPECT_EQ(store.reader()->annotations(2)->size(), 1u);
   // Nothing is appended on top of a damaged chain.
   EXPECT_FALSE(store.append_annotation(1, 4, dispute("after the damage")));
+}
+
+// Issue 14, an attacker's trial on main: a claim edited in place (its
+// stored A(n) left as it was) was read back by every reader as if recorded;
+// only verify objected. Reading now checks the chain as verify does and
+// refuses the game's annotations whole, while other games' still read.
+TEST_F(AnnotationsTest, AnAnnotationEditedInPlaceIsRefusedOnReadAndOtherGamesStillRead) {
+  three();
+  ASSERT_TRUE(open_store(dir_.store()).append_annotation(2, 3, dispute("the other game's")));
+  edit_raw(dir_.store(), kDbAnnotations, [](MDB_txn* txn, MDB_dbi dbi) {
+    std::string value(*lmdb::get(txn, dbi, view(annotation_key(1, 1))).value());
+    const auto pos = value.find("second");
+    ASSERT_NE(pos, std::string::npos);
+    value[pos] = 'S';
+    test::put_raw(txn, dbi, view(annotation_key(1, 1)), value);
+  });
+  auto store = open_store(dir_.store(), Options{.read_only = true});
+  auto reader = store.reader();
+  auto r = reader->annotations(1);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::DataLoss);
+  EXPECT_THAT(r.error().message, HasSubstr("game 1: trust: BROKEN at annotation 1: its stored chain hash"));
+  EXPECT_THAT(r.error().message, HasSubstr("refused"));
+  EXPECT_FALSE(reader->annotations_at(1, 300));
+  EXPECT_FALSE(reader->annotations(std::nullopt));  // the whole list: read game by game to go on
+  ASSERT_TRUE(reader->annotations(2));
+  EXPECT_EQ(reader->annotations(2)->size(), 1u);
+}
+
+// The chain's stored hashes consistent, but the record counts the removed
+// last annotation (a ruling): refused on read, not an older history.
+TEST_F(AnnotationsTest, ALastAnnotationRemovedIsRefusedOnRead) {
+  three();
+  edit_raw(dir_.store(), kDbAnnotations, [](MDB_txn* txn, MDB_dbi dbi) {
+    ASSERT_TRUE(lmdb::del(txn, dbi, view(annotation_key(1, 2))).value());
+  });
+  auto store = open_store(dir_.store(), Options{.read_only = true});
+  auto r = store.reader()->annotations(1);
+  ASSERT_FALSE(r);
+  EXPECT_THAT(r.error().message, HasSubstr("game 1: trust: BROKEN at annotation 2: 2 annotations are stored, "
+                                           "the game record counts 3"));
+}
+
+// Issue 14: annotations stored under a game id with no game record passed
+// verify (it looked for events only) and failed every dispute listing.
+// They are an orphan, named as such, and other games still read.
+TEST_F(AnnotationsTest, AnnotationsUnderAGameIdWithNoRecordAreAnOrphan) {
+  three();
+  edit_raw(dir_.store(), kDbAnnotations, [](MDB_txn* txn, MDB_dbi dbi) {
+    const std::string value(*lmdb::get(txn, dbi, view(annotation_key(1, 0))).value());
+    test::put_raw(txn, dbi, view(annotation_key(7, 0)), value);
+  });
+  auto store = open_store(dir_.store(), Options{.read_only = true});
+  auto reader = store.reader();
+  EXPECT_EQ(reader->orphan_games().value(), (std::vector<core::GameId>{7}));
+  const auto report = reader->verify(7);
+  ASSERT_TRUE(report) << report.error().message;
+  ASSERT_TRUE(report->broken);
+  EXPECT_EQ(report->broken->kind, BrokenLink::Kind::Orphan);
+  const std::string said = "game 7: annotations (disputes, rulings or signatures) with no game record";
+  EXPECT_THAT(report->broken->what, HasSubstr(said));
+  auto r = reader->annotations(7);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::DataLoss);
+  EXPECT_THAT(r.error().message, HasSubstr(said));
+  EXPECT_THAT(reader->game(7).error().message, HasSubstr(said));
+  EXPECT_EQ(reader->annotations(1)->size(), 3u);
+  EXPECT_TRUE(reader->verify(1)->ok());
 }
 
 TEST_F(AnnotationsTest, AnOversizedAnnotationIsRefused) {

@@ -294,6 +294,24 @@ TEST_F(VerifyTest, EventsWithoutARecordAreAnOrphan) {
   EXPECT_EQ(r->verify(3).error().code, ErrorCode::NotFound);
 }
 
+// Issue 14: a deleted record hid the game from every reader but verify
+// ("game 1 does not exist"). Reading it now says what is there.
+TEST_F(VerifyTest, ReadingAGameWhoseRecordWasDeletedSaysItsEventsHaveNoRecord) {
+  edit_raw(dir_.store(), kDbGames, [](MDB_txn* txn, MDB_dbi dbi) {
+    ASSERT_TRUE(lmdb::del(txn, dbi, view(game_key(1))).value());
+  });
+  auto store = open_store(dir_.store(), Options{.read_only = true});
+  auto r = store.reader();
+  for (auto got : {r->game(1), r->record(1)}) {
+    ASSERT_FALSE(got);
+    EXPECT_EQ(got.error().code, ErrorCode::DataLoss);
+    EXPECT_THAT(got.error().message, HasSubstr("game 1: events with no game record"));
+  }
+  EXPECT_THAT(r->verify(1)->broken->what, HasSubstr("game 1: events with no game record"));
+  EXPECT_EQ(r->game(3).error().code, ErrorCode::NotFound);  // nothing stored: still "does not exist"
+  EXPECT_THAT(r->game(3).error().message, HasSubstr("game 3 does not exist"));
+}
+
 // Store format 2 › 2: catalog and ruleset blobs are re-hashed on every read.
 TEST_F(VerifyTest, AlteredBlobIsABlobMismatch) {
   edit_raw(dir_.store(), kDbBlobs, [](MDB_txn* txn, MDB_dbi dbi) {

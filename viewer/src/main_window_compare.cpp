@@ -151,6 +151,9 @@ void MainWindow::load_disputes() {
   if (!archive_ || !session_) return;
   auto disputes = replay::list_disputes(*archive_, session_->game().id);
   if (!disputes) {
+    // Nothing of a broken chain, and nothing of the game shown before.
+    disputes_->set_disputes({});
+    detail_tabs_->setTabText(3, tr("Disputes (refused)"));
     show_error(QString::fromStdString(disputes.error().message));
     return;
   }

@@ -68,10 +68,12 @@ Expected<void> MainWindow::load_games() {
   if (!listing) return tl::unexpected(listing.error());
   const bool none = listing->games.empty() && listing->unreadable == 0;
   games_->set_games(std::move(listing->games));
-  if (auto disputes = replay::list_disputes(*archive_, std::nullopt); disputes) {
-    std::map<core::GameId, int> per_game;
-    for (const auto& d : *disputes) ++per_game[d.id.game];
-    for (const auto& [id, n] : per_game) games_->set_disputes(id, n);
+  // Game by game: a game whose annotation chain breaks shows no count (its
+  // panel says why when opened); the others still show theirs.
+  if (auto by_game = replay::disputes_by_game(*archive_); by_game) {
+    for (const auto& g : *by_game) {
+      if (g.disputes && !g.disputes->empty()) games_->set_disputes(g.game, static_cast<int>(g.disputes->size()));
+    }
   }
   audit_next_ = 0;
   audit_timer_->start();

@@ -102,4 +102,20 @@ struct NewRuling {
 // Errors: NotFound "no dispute 1:27:0".
 [[nodiscard]] Expected<Dispute> find_dispute(const Archive& archive, const DisputeId& id);
 
+// Both check the game's annotation chain as they read it (store::Reader::
+// annotations): a game whose chain breaks (a ruling edited in place, one
+// removed) is DataLoss "game G: trust: BROKEN at annotation N: ...", never
+// a list of what the bytes say now; annotations under an id with no game
+// record are DataLoss "game G: annotations ... with no game record".
+
+// One game's disputes, or why they cannot be read (the errors above).
+struct GameDisputes {
+  core::GameId game = 0;
+  Expected<std::vector<Dispute>> disputes;
+};
+// Every game's disputes, one entry per game id in the store (its records,
+// and the ids of events or annotations with no record), in id order: one
+// broken game hides no other. Errors: only the store's.
+[[nodiscard]] Expected<std::vector<GameDisputes>> disputes_by_game(const Archive& archive);
+
 }  // namespace warlog::replay

@@ -141,6 +141,9 @@ struct VerifyResult {
   bool ok = false;
   std::optional<core::Seq> first_bad_seq;  // the first broken link
   std::string detail;                      // what is wrong there, or "chain intact (N events)"
+  // Events or annotations are stored under the id, but it has no game record
+  // (a deleted record): nothing to check them against (detail says which).
+  bool no_record = false;
 };
 
 // A moment of a game: the state after event `seq` and what that event found.
@@ -188,8 +191,10 @@ class Archive {
   // does not decode fails the whole list (game_list() does not).
   [[nodiscard]] Expected<std::vector<GameSummary>> games() const;
   // Every game id in order, from the record keys alone (a game whose record
-  // does not decode still has its id); with orphans, also
-  // the ids of events stored with no record (verify reports those broken).
+  // does not decode still has its id); with orphans, also the ids of events
+  // or annotations stored with no record (a deleted record: verify reports
+  // those broken, and reading one is DataLoss "game N: events with no game
+  // record ...").
   [[nodiscard]] Expected<std::vector<core::GameId>> game_ids(bool orphans = false) const;
   // Every game in id order, each its summary or why its record cannot be
   // read ("game N: ...": DataLoss, it does not decode; Unsupported, a newer

@@ -73,8 +73,9 @@ struct AnnotationRecord {
   core::Seq seq = 0;    // the event it concerns
   core::Annotation value;
   // A(n) recomputed from A(-1) over the stored bytes of records 0..n as they
-  // are now (what a signature's annotation head is checked against; the
-  // stored A(n) is verify's business).
+  // are now (what a signature's annotation head is checked against). Every
+  // read checks it against the stored A(n) (Reader::annotations), so the two
+  // agree for every record a reader is given.
   core::Digest chain{};
 
   friend bool operator==(const AnnotationRecord&, const AnnotationRecord&) = default;

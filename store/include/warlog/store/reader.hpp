@@ -67,6 +67,11 @@ struct BrokenLink {
   [[nodiscard]] std::string to_string() const;  // "game 3, seq 17: what"
 };
 
+// What a reading verb says of a game whose annotation chain breaks where
+// `link` names (one of the annotation kinds): "game G: trust: BROKEN at
+// annotation N: ...; its disputes, rulings and signatures are refused".
+[[nodiscard]] std::string annotation_break_message(const BrokenLink& link);
+
 struct VerifyReport {
   core::GameId game = 0;
   core::Seq events_checked = 0;      // events whose every check passed
@@ -100,9 +105,11 @@ class Reader {
   // A game's record with the fields derived from its GameCreated (block 0,
   // whose S is checked, and whose event 0 must hash to the record's
   // identity). NotFound "game 17 does not exist"; DataLoss for a corrupt
-  // record or block 0; Unsupported for format 1's record.
+  // record or block 0, and "game 17: events with no game record ..." (or
+  // annotations) when the record is missing but something is stored under
+  // the id (a deleted record hides nothing); Unsupported for format 1's record.
   [[nodiscard]] Expected<GameMeta> game(core::GameId id) const;
-  // The stored record only (derived fields empty): no stream read.
+  // The stored record only (derived fields empty): no stream read. Errors as game().
   [[nodiscard]] Expected<GameMeta> record(core::GameId id) const;
 
   // --- Streams ---------------------------------------------------------------
@@ -151,7 +158,8 @@ class Reader {
   // game id with neither a record nor events (a game id with events but no
   // record is reported broken, kind Orphan); IoError etc. when LMDB fails.
   [[nodiscard]] Expected<VerifyReport> verify(core::GameId game) const;
-  // Game ids that have events but no record (a deleted record), ascending.
+  // Game ids that have events or annotations but no record (a deleted
+  // record), ascending.
   [[nodiscard]] Expected<std::vector<core::GameId>> orphan_games() const;
 
   // The event chain's head after the first `count` events, recomputed from
@@ -194,8 +202,14 @@ class Reader {
   // --- Annotations (store/src/annotations.cpp; layout: annotations.hpp) -------
   // Every annotation of `game` (nullopt: of every game), in key order: by
   // game, then n (the order of appending), each with its chain recomputed.
-  // Errors: DataLoss "annotation G#N: ..." for a key or value that does not
-  // decode; Unsupported for a kind newer than this build.
+  // The chain is checked as it is read, as verify checks it (each stored
+  // A(n), no gap in n, the event each concerns, the record's count and
+  // head), so an annotation edited in place is never given: DataLoss "game
+  // G: trust: BROKEN at annotation N: ..." refuses the game's annotations
+  // whole (annotation_break_message); DataLoss "game G: annotations ... with
+  // no game record" for annotations under an id without one; Unsupported
+  // "annotation G#N: ..." for a kind newer than this build. With nullopt the
+  // first such game fails the whole list: read game by game to go on.
   [[nodiscard]] Expected<std::vector<AnnotationRecord>> annotations(
       std::optional<core::GameId> game) const;
   // The annotations of the game that concern one event, in n order (empty
