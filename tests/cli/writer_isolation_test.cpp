@@ -9,6 +9,7 @@
 
 #include <fstream>
 #include <optional>
+#include <random>
 
 #include "cli/cli_run.hpp"
 
@@ -31,21 +32,23 @@ class WriterIsolation : public ::testing::Test {
     bytes_ = testing::slurp(fs::path(pristine_) / "data.mdb");
   }
 
-  // The store at store_ with page `page` of the pristine one zeroed.
-  void zero_page(std::size_t page) {
+  // The store at store_ with page `page` of the pristine one zeroed, or
+  // filled with random bytes (seeded by the page).
+  void zero_page(std::size_t page, bool random = false) {
     fs::remove_all(store_);
     fs::create_directories(store_);
     std::string b = bytes_;
-    std::fill(b.begin() + static_cast<std::ptrdiff_t>(page * kPage),
-              b.begin() + static_cast<std::ptrdiff_t>((page + 1) * kPage), '\0');
+    std::mt19937_64 rng(page);
+    for (std::size_t i = page * kPage; i < (page + 1) * kPage; ++i) b[i] = random ? static_cast<char>(rng()) : '\0';
     std::ofstream(fs::path(store_) / "data.mdb", std::ios::binary) << b;
   }
 
   // The first page (from 2: the meta pages are LMDB's to refuse) whose
-  // zeroing ends `verb` by a signal when it runs in warlog's own process.
-  std::optional<std::size_t> page_that_kills(const std::string& verb) {
+  // zeroing (or, with `random`, randomising) ends `verb` by a signal when
+  // it runs in warlog's own process.
+  std::optional<std::size_t> page_that_kills(const std::string& verb, bool random = false) {
     for (std::size_t page = 2; page < bytes_.size() / kPage; ++page) {
-      zero_page(page);
+      zero_page(page, random);
       if (testing::run_warlog(verb, "WARLOG_NO_ISOLATION=1").code > 2) return page;
     }
     return std::nullopt;
@@ -71,11 +74,13 @@ TEST_F(WriterIsolation, SignOnAZeroedPageIsOneLineNotSigabrt) {
                                std::to_string(*page) + ": restore it from a copy (signing game 1; the writer died of "));
 }
 
-TEST_F(WriterIsolation, DisputeAddOnAZeroedPageIsOneLineNotASignal) {
+// No zeroed page of this store kills an in-process dispute add (its reads
+// meet the damage as a broken block first); a randomised one does.
+TEST_F(WriterIsolation, DisputeAddOnARandomisedPageIsOneLineNotASignal) {
   const std::string add = "dispute add --store " + store_ + " --game 2 --seq 5 --claim 'out of turn' --by Ines";
-  const auto page = page_that_kills(add);
-  ASSERT_TRUE(page) << "no zeroed page ended an in-process dispute add by a signal";
-  zero_page(*page);
+  const auto page = page_that_kills(add, /*random=*/true);
+  ASSERT_TRUE(page) << "no randomised page ended an in-process dispute add by a signal";
+  zero_page(*page, /*random=*/true);
   const auto r = testing::run_warlog(add);
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(testing::count_lines(r.err), 1u) << r.err;
