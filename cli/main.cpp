@@ -9,6 +9,7 @@
 #include "manners.hpp"
 #include "merge.hpp"
 #include "serve_event.hpp"
+#include "store_process.hpp"
 #include "verbs.hpp"
 
 int main(int argc, char** argv) {
@@ -278,10 +279,20 @@ int main(int argc, char** argv) {
   // A shard's part holds every format: merge --format chooses.
   opts.format_given = audit->get_option("--format")->count() + diff->get_option("--format")->count() > 0;
 
+  // Every verb that opens the store opens it in a process of its own: the
+  // reading verbs per game (isolated.hpp), the others whole
+  // (store_process.hpp), so a damaged page never ends warlog by a signal.
+  const std::string store = store_or_default(opts.store);
+  auto game_text = [](std::uint64_t id) { return fmt::format("game {}", id); };
   try {
-    if (*import) return run_import(opts);
-    if (*record) return run_record(record_args);
-    if (*migrate) return run_migrate(opts);
+    if (*import) return in_store_process(store, "importing", [&] { return run_import(opts); });
+    if (*record) {
+      const std::string at = store_or_default(!record_args.store_positional.empty() ? record_args.store_positional
+                                                                                    : record_args.store);
+      const std::string doing = record_args.game != 0 ? "recording " + game_text(record_args.game) : "recording a new game";
+      return in_store_process(at, doing, [&] { return run_record(record_args); });
+    }
+    if (*migrate) return in_store_process(store, "migrating the store", [&] { return run_migrate(opts); });
     if (*audit) return run_audit(opts);
     if (*verify) return run_verify(opts);
     if (*list) return run_list(opts);
@@ -289,15 +300,40 @@ int main(int argc, char** argv) {
     if (*diff) return run_rule_diff(opts);
     if (*exp) return run_export(opts);
     if (*merge) return run_merge(merge_args);
-    if (*generate) return run_generate(opts, generate_args);
+    if (*generate) {
+      return in_store_process(store, "storing generated games", [&] { return run_generate(opts, generate_args); });
+    }
     if (*snapshot) return run_snapshot(opts, snapshot_args);
     if (*backup) return run_backup(opts, backup_args);
-    if (*dispute) return run_dispute(dispute_args);
+    if (*dispute) {
+      const bool writes = dispute_args.add->parsed() || dispute_args.resolve->parsed();
+      const std::string doing = dispute_args.add->parsed()       ? "adding a dispute to " + game_text(dispute_args.game)
+                                : dispute_args.resolve->parsed() ? "ruling on dispute " + dispute_args.id
+                                : dispute_args.list->parsed()    ? std::string("listing disputes")
+                                                                 : "reading dispute " + dispute_args.id;
+      return in_store_process(store_or_default(dispute_args.store), doing, [&] { return run_dispute(dispute_args); },
+                              writes ? "writer" : "reader");
+    }
     if (*keygen) return run_keygen(signing_args);
-    if (*sign) return run_sign(signing_args);
+    if (*sign) {
+      return in_store_process(store_or_default(signing_args.store), "signing " + game_text(signing_args.game),
+                              [&] { return run_sign(signing_args); });
+    }
     if (*trust) return run_trust(trust_args);
     if (*serve) {
-      if (const int event_verb = run_event_verbs(event_args); event_verb >= 0) return event_verb;
+      // A server runs for hours in this process: serve walks the store's
+      // pages first instead (cli/serve.cpp; docs/reliability.md). Its event
+      // and token verbs are short, and run whole in a child.
+      if (event_args.decks->parsed() || event_args.round_open->parsed() || event_args.results->parsed() ||
+          event_args.cert->parsed()) {
+        return in_store_process(store_or_default(event_args.store), "running an event verb of warlog serve",
+                                [&] { return run_event_verbs(event_args); });
+      }
+      if (!serve_args.token_verb.empty()) {
+        const std::string at = store_or_default(!serve_args.store_positional.empty() ? serve_args.store_positional
+                                                                                     : serve_args.store);
+        return in_store_process(at, "managing the server's tokens", [&] { return run_serve(serve_args); });
+      }
       return run_serve(serve_args);
     }
   } catch (const std::exception& e) {

@@ -5,10 +5,12 @@
 
 #include <cstdio>
 
+#include "warlog/replay/isolate.hpp"
+
 namespace warlog::cli {
 
 Progress::Progress(std::string what, std::size_t total)
-    : what_(std::move(what)), total_(total), tty_(::isatty(STDERR_FILENO) == 1),
+    : what_(std::move(what)), total_(total), tty_(replay::stderr_is_terminal()),
       start_(std::chrono::steady_clock::now()), last_(start_) {}
 
 Progress::~Progress() { finish(); }

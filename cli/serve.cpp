@@ -8,9 +8,11 @@
 
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 
 #include "common.hpp"
 #include "verbs.hpp"
+#include "warlog/replay/isolate.hpp"
 #include "warlog/replay/replay.hpp"
 #include "warlog/server/server.hpp"
 #include "warlog/server/tokens.hpp"
@@ -138,6 +140,18 @@ int run_serve(const ServeArgs& a) {
   if (!a.token_verb.empty()) return run_token(a);
   server::ServeOptions o;
   o.store = store_of(a);
+  // The server opens the store in this process for hours (a fork of it all
+  // would part the listening socket, the owner lock and the restart from the
+  // pid it prints): the guarded page walk, in a child, refuses a store with a
+  // damaged page before it is mapped (docs/reliability.md says what is left).
+  if (!replay::isolation_disabled() && std::filesystem::exists(std::filesystem::path(o.store) / "data.mdb")) {
+    if (const auto damaged = replay::find_damaged_page_isolated(o.store)) {
+      return fail(Error{ErrorCode::DataLoss,
+                        fmt::format("store {}: the data file is corrupt near page {}: restore it from a copy (the page "
+                                    "walk before serving found {}); nothing served",
+                                    o.store, damaged->page, damaged->what)});
+    }
+  }
   o.http = a.http;
   o.insecure_lan = a.insecure_lan;
   o.limits.request_bytes = static_cast<std::size_t>(a.max_request_kib) * 1024;

@@ -26,6 +26,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "isolate_detail.hpp"
 #include "warlog/replay/batch.hpp"
 #include "warlog/store/page_walk.hpp"
 #include "warlog/store/store.hpp"
@@ -42,6 +43,73 @@ bool isolation_disabled() noexcept {
 }
 
 namespace {
+
+struct Pipe {
+  int read = -1, write = -1;
+  static Pipe make() {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(fmt::format("pipe: {}", std::strerror(errno)));
+    return Pipe{fds[0], fds[1]};
+  }
+};
+
+std::string read_all(int fd) {
+  std::string s;
+  char buf[65536];
+  for (;;) {
+    const auto n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    s.append(buf, static_cast<std::size_t>(n));
+  }
+  return s;
+}
+
+}  // namespace
+
+namespace detail {
+
+int wait_for(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
+std::optional<store::DamagedPage> walk_in_child(const std::string& store) {
+  Pipe p = Pipe::make();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(p.read);
+    auto found = store::find_damaged_page(store);
+    if (found && *found) {
+      std::string out(reinterpret_cast<const char*>(&(*found)->page), sizeof(std::uint64_t));
+      out += (*found)->what;
+      [[maybe_unused]] const auto n = ::write(p.write, out.data(), out.size());
+    }
+    ::_exit(0);
+  }
+  ::close(p.write);
+  if (pid < 0) {
+    ::close(p.read);
+    return std::nullopt;
+  }
+  const std::string bytes = read_all(p.read);
+  ::close(p.read);
+  wait_for(pid);
+  if (bytes.size() < sizeof(std::uint64_t)) return std::nullopt;
+  store::DamagedPage page;
+  std::memcpy(&page.page, bytes.data(), sizeof page.page);
+  page.what = bytes.substr(sizeof page.page);
+  return page;
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::wait_for;
+using detail::walk_in_child;
 
 enum class Kind : std::uint8_t { Selected = 1, Begin, Part, End, Error, Internal, Done };
 constexpr std::uint32_t kNoGame = 0xFFFFFFFF;
@@ -248,61 +316,6 @@ std::string error_payload(const Error& e) {
 }
 
 // --- The parent -----------------------------------------------------------------------
-struct Pipe {
-  int read = -1, write = -1;
-  static Pipe make() {
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(fmt::format("pipe: {}", std::strerror(errno)));
-    return Pipe{fds[0], fds[1]};
-  }
-};
-
-std::string read_all(int fd) {
-  std::string s;
-  char buf[65536];
-  for (;;) {
-    const auto n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    s.append(buf, static_cast<std::size_t>(n));
-  }
-  return s;
-}
-
-int wait_for(pid_t pid) {
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return status;
-}
-
-// The page find_damaged_page names, walked in a child of its own: the walk
-// bounds what it reads, and a bug in it must not end the caller either.
-std::optional<std::uint64_t> walk_in_child(const std::string& store) {
-  Pipe p = Pipe::make();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::close(p.read);
-    auto found = store::find_damaged_page(store);
-    if (found && *found) {
-      [[maybe_unused]] const auto n = ::write(p.write, &(*found)->page, sizeof(std::uint64_t));
-    }
-    ::_exit(0);
-  }
-  ::close(p.write);
-  if (pid < 0) {
-    ::close(p.read);
-    return std::nullopt;
-  }
-  const std::string bytes = read_all(p.read);
-  ::close(p.read);
-  wait_for(pid);
-  if (bytes.size() != sizeof(std::uint64_t)) return std::nullopt;
-  std::uint64_t page = 0;
-  std::memcpy(&page, bytes.data(), sizeof page);
-  return page;
-}
-
 struct Slot {
   std::vector<std::vector<Record>> parts;  // not yet delivered
   bool begun = false, ended = false, lost = false, delivered_some = false;
@@ -489,7 +502,10 @@ class Parent {
     if (fault_.has_page) {
       l.page = fault_.page;
     } else {
-      if (!walked_) walked_ = walk_in_child(job_.store);
+      if (!walked_) {
+        const auto found = walk_in_child(job_.store);
+        walked_ = found ? std::optional<std::uint64_t>(found->page) : std::nullopt;
+      }
       l.page = *walked_;
     }
     return l;
@@ -582,10 +598,14 @@ std::string LostGame::message(std::string_view store, std::string_view doing) co
   const std::string reading = !doing.empty() ? std::string(doing)
                               : game         ? fmt::format("game {} was being read", game)
                                              : std::string("opening the store and listing its games");
-  const std::string how = signal ? fmt::format("the reader died of {}", signal_name(signal))
-                                 : fmt::format("the reader exited with code {}", exit_code);
+  const std::string how = signal ? fmt::format("the {} died of {}", process, signal_name(signal))
+                                 : fmt::format("the {} exited with code {}", process, exit_code);
   return fmt::format("store {}: the data file is corrupt{}: restore it from a copy ({}; {})", store, where, reading,
                      how);
+}
+
+std::optional<store::DamagedPage> find_damaged_page_isolated(const std::string& store) {
+  return detail::walk_in_child(store);
 }
 
 Expected<IsolatedRun> run_isolated(const IsolatedJob& job, const IsolatedSink& sink) {

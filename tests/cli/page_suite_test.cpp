@@ -7,8 +7,9 @@
 // Each trial is a fresh copy of a small sample store with one page zeroed,
 // one page filled with random bytes, or one byte of a page header flipped.
 // The suite's count is fixed and small (3 games; verify and audit; every
-// page zeroed and randomised; 200 header flips); WARLOG_PAGE_SUITE=full
-// (scripts/soak pages) runs every sample game and every reading verb.
+// page zeroed and randomised; 200 header flips; the writing verbs on every
+// 4th page and 24 flips); WARLOG_PAGE_SUITE=full (scripts/soak pages) runs
+// every sample game, every page and every verb that opens a store.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -76,43 +77,61 @@ std::string message_problem(const testing::CliResult& r) {
   return "";
 }
 
-TEST(PageSuite, NoDamagedPageEndsAReadingVerbBySignal) {
+bool full_suite() {
   const char* mode = std::getenv("WARLOG_PAGE_SUITE");
-  const bool full = mode != nullptr && std::string(mode) == "full";
-  testing::TempDir dir;
-  const std::string pristine = (dir.path() / "pristine").string();
-  const std::vector<std::string> games =
-      full ? std::vector<std::string>{kSamples + "/games/*.wlog"}
-           : std::vector<std::string>{kSamples + "/games/cut_off.wlog", kSamples + "/games/green_powder.wlog",
-                                      kSamples + "/games/the_mill_road.wlog"};
-  for (const auto& g : games) ASSERT_EQ(testing::run_warlog("import --store " + pristine + " " + g).code, 0) << g;
-  const std::string bytes = testing::slurp(fs::path(pristine) / "data.mdb");
-  const std::size_t pages = bytes.size() / kPage;
-  ASSERT_GE(pages, 8u);
+  return mode != nullptr && std::string(mode) == "full";
+}
 
-  // verbs run on STORE; DIR is a scratch directory of the trial.
-  std::vector<std::string> verbs = {"verify --store STORE", "audit --store STORE"};
-  if (full) {
-    verbs.insert(verbs.end(), {"list --store STORE", "list --store STORE --format json", "export --store STORE 1",
-                               "export --store STORE 2 --format json", "audit --store STORE --format junit -j 1",
-                               "rule-diff --store STORE --candidate " + kSamples + "/rulesets/empty_deck_penalty.toml",
-                               "snapshot --store STORE --every 40", "backup --store STORE DIR/backup"});
-  }
+// The pristine store the trials damage copies of: 3 sample games (every one
+// in full), and a signing key for sign.
+struct Pristine {
+  testing::TempDir dir;
+  std::string store = (dir.path() / "pristine").string();
+  std::string key = (dir.path() / "judge.key").string();
+  std::string bytes;
+  std::size_t pages = 0;
+};
+
+void make_pristine(Pristine& p) {
+  const std::vector<std::string> games =
+      full_suite() ? std::vector<std::string>{kSamples + "/games/*.wlog"}
+                   : std::vector<std::string>{kSamples + "/games/cut_off.wlog", kSamples + "/games/green_powder.wlog",
+                                              kSamples + "/games/the_mill_road.wlog"};
+  for (const auto& g : games) ASSERT_EQ(testing::run_warlog("import --store " + p.store + " " + g).code, 0) << g;
+  ASSERT_EQ(testing::run_warlog("keygen --out " + p.key).code, 0);
+  p.bytes = testing::slurp(fs::path(p.store) / "data.mdb");
+  p.pages = p.bytes.size() / kPage;
+  ASSERT_GE(p.pages, 8u);
+}
+
+// Every page zeroed and randomised, then `flips` header flips.
+std::vector<Trial> every_page(std::size_t pages, std::size_t flips) {
   std::vector<Trial> trials;
   for (std::size_t p = 0; p < pages; ++p) {
     trials.push_back({Trial::Damage::Zero, p});
     trials.push_back({Trial::Damage::Random, p});
   }
   std::mt19937_64 rng(20261201);
-  for (std::size_t i = 0; i < kFlips; ++i) {
+  for (std::size_t i = 0; i < flips; ++i) {
     trials.push_back({Trial::Damage::FlipHeaderByte, rng() % pages, rng() % 16,
                       static_cast<unsigned char>(1 + rng() % 255)});
   }
+  return trials;
+}
 
+struct SuiteFigures {
+  std::size_t runs = 0, signals = 0, deaths_reported = 0, exit2 = 0;
+  std::vector<std::string> problems;
+  double seconds = 0;
+};
+
+// Runs each verb on a fresh damaged copy for each trial. In a verb, STORE
+// is the damaged store, DIR a scratch directory of the trial, KEY the key.
+SuiteFigures run_trials(const Pristine& p, const std::vector<Trial>& trials, const std::vector<std::string>& verbs) {
   // Two workers (the machine's cores), each trial in a directory of its own.
   std::atomic<std::size_t> next = 0, runs = 0, signals = 0, deaths_reported = 0, exit2 = 0;
   std::mutex mutex;
-  std::vector<std::string> problems;
+  SuiteFigures figures;
   const auto start = std::chrono::steady_clock::now();
   auto worker = [&] {
     for (std::size_t i = next++; i < trials.size(); i = next++) {
@@ -122,13 +141,14 @@ TEST(PageSuite, NoDamagedPageEndsAReadingVerbBySignal) {
         fs::remove_all(store);
         fs::remove_all(scratch.path() / "backup");
         fs::create_directories(store);
-        std::ofstream(store / "data.mdb", std::ios::binary) << damaged(bytes, trials[i]);
+        std::ofstream(store / "data.mdb", std::ios::binary) << damaged(p.bytes, trials[i]);
         std::string verb = verb_template;
-        for (auto at = verb.find("STORE"); at != std::string::npos; at = verb.find("STORE")) {
-          verb.replace(at, 5, store.string());
-        }
-        for (auto at = verb.find("DIR"); at != std::string::npos; at = verb.find("DIR")) {
-          verb.replace(at, 3, scratch.path().string());
+        for (const auto& [word, value] : {std::pair<std::string, std::string>{"STORE", store.string()},
+                                          {"DIR", scratch.path().string()},
+                                          {"KEY", p.key}}) {
+          for (auto at = verb.find(word); at != std::string::npos; at = verb.find(word)) {
+            verb.replace(at, word.size(), value);
+          }
         }
         const auto r = testing::run_warlog(verb);
         ++runs;
@@ -143,7 +163,7 @@ TEST(PageSuite, NoDamagedPageEndsAReadingVerbBySignal) {
         }
         if (!problem.empty()) {
           std::lock_guard lock(mutex);
-          problems.push_back(describe(trials[i]) + ", warlog " + verb_template + ": " + problem);
+          figures.problems.push_back(describe(trials[i]) + ", warlog " + verb_template + ": " + problem);
         }
       }
     }
@@ -151,15 +171,92 @@ TEST(PageSuite, NoDamagedPageEndsAReadingVerbBySignal) {
   {
     std::jthread a(worker), b(worker);
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("page suite (%s): %zu pages, %zu trials, %zu runs, %zu signals, %zu exit 2 (%zu naming a corrupt data "
-              "file), %.1f s\n",
-              full ? "full" : "quick", pages, trials.size(), runs.load(), signals.load(), exit2.load(),
-              deaths_reported.load(), seconds);
-  EXPECT_EQ(signals.load(), 0u);
-  EXPECT_TRUE(problems.empty()) << problems.size() << " runs went wrong, the first: " << problems.front();
+  figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  figures.runs = runs;
+  figures.signals = signals;
+  figures.deaths_reported = deaths_reported;
+  figures.exit2 = exit2;
+  return figures;
+}
+
+void print_figures(const char* what, std::size_t pages, std::size_t trials, const SuiteFigures& f) {
+  std::printf("page suite (%s, %s): %zu pages, %zu trials, %zu runs, %zu signals, %zu exit 2 (%zu naming a corrupt "
+              "data file), %.1f s\n",
+              what, full_suite() ? "full" : "quick", pages, trials, f.runs, f.signals, f.exit2, f.deaths_reported,
+              f.seconds);
+}
+
+TEST(PageSuite, NoDamagedPageEndsAReadingVerbBySignal) {
+  Pristine p;
+  ASSERT_NO_FATAL_FAILURE(make_pristine(p));
+  std::vector<std::string> verbs = {"verify --store STORE", "audit --store STORE"};
+  if (full_suite()) {
+    verbs.insert(verbs.end(), {"list --store STORE", "list --store STORE --format json", "export --store STORE 1",
+                               "export --store STORE 2 --format json", "audit --store STORE --format junit -j 1",
+                               "rule-diff --store STORE --candidate " + kSamples + "/rulesets/empty_deck_penalty.toml",
+                               "snapshot --store STORE --every 40", "backup --store STORE DIR/backup",
+                               "dispute list --store STORE", "dispute show --store STORE 1:3:0"});
+  }
+  const auto trials = every_page(p.pages, kFlips);
+  const auto f = run_trials(p, trials, verbs);
+  print_figures("reading verbs", p.pages, trials.size(), f);
+  EXPECT_EQ(f.signals, 0u);
+  EXPECT_TRUE(f.problems.empty()) << f.problems.size() << " runs went wrong, the first: " << f.problems.front();
   // The suite damages what the verbs read: many runs must fail cleanly.
-  EXPECT_GT(exit2.load(), runs.load() / 8);
+  EXPECT_GT(f.exit2, f.runs / 8);
+}
+
+// The verbs that write (and record, which opens the store to write) on a
+// small fixed count of damaged stores: every 4th page zeroed and randomised
+// and 24 header flips (in full: every page, 200 flips). Before issue 14's
+// writer isolation, `warlog sign` died of SIGABRT on a zeroed page.
+TEST(PageSuite, NoDamagedPageEndsAWritingVerbBySignal) {
+  Pristine p;
+  ASSERT_NO_FATAL_FAILURE(make_pristine(p));
+  const std::vector<std::string> verbs = {
+      "sign --store STORE --game 1 --key KEY --signer Judge",
+      "dispute add --store STORE --game 1 --seq 3 --claim 'the Archer fought while Lost' --by Ines",
+      "import --store STORE " + kSamples + "/tutorial/spine_first_blood.wlog",
+      "snapshot --store STORE --every 40",
+      "migrate --store STORE",
+      "record STORE --game 1 </dev/null",
+  };
+  std::vector<Trial> trials;
+  if (full_suite()) {
+    trials = every_page(p.pages, kFlips);
+  } else {
+    for (std::size_t page = 0; page < p.pages; page += 4) {
+      trials.push_back({Trial::Damage::Zero, page});
+      trials.push_back({Trial::Damage::Random, page});
+    }
+    std::mt19937_64 rng(20261202);
+    for (std::size_t i = 0; i < 24; ++i) {
+      trials.push_back({Trial::Damage::FlipHeaderByte, rng() % p.pages, rng() % 16,
+                        static_cast<unsigned char>(1 + rng() % 255)});
+    }
+  }
+  const auto f = run_trials(p, trials, verbs);
+  print_figures("writing verbs", p.pages, trials.size(), f);
+  EXPECT_EQ(f.signals, 0u);
+  EXPECT_TRUE(f.problems.empty()) << f.problems.size() << " runs went wrong, the first: " << f.problems.front();
+  EXPECT_GT(f.exit2, f.runs / 8);
+  // Some of them kill the writer: it is named as the reading verbs' deaths are.
+  EXPECT_GT(f.deaths_reported, 0u);
+}
+
+// migrate reads a format-1 store (tests/data/format1-store, 30 pages):
+// every page of it zeroed and randomised, and 24 header flips.
+TEST(PageSuite, NoDamagedPageOfAFormat1StoreEndsMigrateBySignal) {
+  Pristine p;
+  p.bytes = testing::slurp(fs::path(WARLOG_SOURCE_DIR) / "tests/data/format1-store/data.mdb");
+  p.pages = p.bytes.size() / kPage;
+  ASSERT_GE(p.pages, 8u);
+  const auto trials = every_page(p.pages, 24);
+  const auto f = run_trials(p, trials, {"migrate --store STORE"});
+  print_figures("migrate of format 1", p.pages, trials.size(), f);
+  EXPECT_EQ(f.signals, 0u);
+  EXPECT_TRUE(f.problems.empty()) << f.problems.size() << " runs went wrong, the first: " << f.problems.front();
+  EXPECT_GT(f.exit2, f.runs / 8);
 }
 
 }  // namespace

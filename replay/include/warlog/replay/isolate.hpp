@@ -28,6 +28,7 @@
 #include "warlog/core/error.hpp"
 #include "warlog/core/event.hpp"
 #include "warlog/replay/replay.hpp"
+#include "warlog/store/page_walk.hpp"
 
 namespace warlog::replay {
 
@@ -73,6 +74,7 @@ struct LostGame {
   int signal = 0;         // 0: it exited (exit_code) without finishing
   int exit_code = 0;
   std::optional<std::uint64_t> page;  // the damaged page, when found
+  std::string process = "reader";     // who died: "reader", or "writer" (run_isolated_work)
   // "store S: the data file is corrupt near page N: restore it from a copy
   // (game G was being read; the reader died of SIGSEGV)". `doing` replaces
   // "game G was being read" for a job that is not per game ("copying the store").
@@ -96,6 +98,43 @@ struct IsolatedRun {
 // Errors: what opening the store, select or finish returned; DataLoss with
 // LostGame::message when the child died before it had chosen the games.
 [[nodiscard]] Expected<IsolatedRun> run_isolated(const IsolatedJob& job, const IsolatedSink& sink);
+
+// A verb's whole store work in one forked child, for the verbs that write
+// (sign, dispute, import, migrate, record, serve's event verbs): `work`
+// opens the store itself, there, and returns the verb's exit code. Its
+// stdout and stdin are the caller's own; its stderr is relayed line by
+// line, except the line LMDB prints before it aborts. A child killed by a
+// signal never committed what it was writing: LMDB's transaction is all or
+// nothing, so the store is as it was (or as its last commit left it). The
+// caller must not have the store open (LMDB: one environment per process)
+// and must be single-threaded (fork).
+//
+// Signals meant for warlog reach the work: while it runs the caller
+// ignores SIGINT and SIGQUIT (the terminal sends them to both processes)
+// and passes SIGTERM and SIGHUP on; the work dies with the caller
+// (PR_SET_PDEATHSIG), so a SIGKILL of warlog stops it too.
+struct WorkOutcome {
+  int exit_code = 0;
+  // Set when the work died of a fault signal (SIGSEGV, SIGBUS, SIGABRT,
+  // SIGFPE, SIGILL), with the page the guarded walk names.
+  std::optional<LostGame> death;
+  // Set when it died of another signal (SIGINT, SIGTERM, ...): the caller
+  // should end by it too (raise it), as a shell expects.
+  int passed_signal = 0;
+};
+[[nodiscard]] WorkOutcome run_isolated_work(const std::string& store, const std::string& process,
+                                            const std::function<int()>& work);
+
+// store::find_damaged_page in a child of its own (the walk bounds what it
+// reads; a bug in it must not end the caller either); nullopt when every
+// reachable page checks or the walk could not run. For a long-lived
+// verb's check before it opens the store (warlog serve).
+[[nodiscard]] std::optional<store::DamagedPage> find_damaged_page_isolated(const std::string& store);
+
+// Whether stderr reaches a terminal: isatty(2), or, in run_isolated_work's
+// child (whose stderr is the relay's pipe), whether the caller's does. For
+// progress lines.
+[[nodiscard]] bool stderr_is_terminal() noexcept;
 
 // True when WARLOG_NO_ISOLATION=1 (the baseline measurement only).
 [[nodiscard]] bool isolation_disabled() noexcept;
