@@ -305,8 +305,6 @@ TEST(Recorder, R064ABackupSaysWhatItCrossesBeforeItIsRecorded) {
   EXPECT_NE(enter(r, "Turn 5", Violations::HoldBackup).status, LineStatus::NeedsConfirm);
 }
 
-}  // namespace
-}  // namespace warlog::replay
 
 // Issue 16: a terminal follows the store. What another recorder appended is
 // taken without a line (the viewer's record bar beside the terminal), so
@@ -388,3 +386,6 @@ TEST(Recorder, AConfirmedLineDoesNotRepeatTheFindingsShownWhenItWasHeld) {
   }
   FAIL() << "no line of the spine was held";
 }
+
+}  // namespace
+}  // namespace warlog::replay
