@@ -1,7 +1,8 @@
 // warlog record: a game recorded line by line as it is played, one durable
 // event per action, audited at once (replay::Recorder; docs/recording.md).
-// At a terminal: libedit (its readline-compatible interface) with history
-// and completion that knows the game. From a pipe: one result per line.
+// At a terminal: libedit (its readline-compatible callback interface) with
+// history and completion that knows the game, following the store between
+// keystrokes. From a pipe: one result per line.
 //
 // A writing verb, like import: it opens the store in this process (the
 // isolated readers of cli/isolated.hpp are for the reading verbs).
@@ -10,12 +11,19 @@
 #include <editline/readline.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <poll.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <optional>
+#include <string_view>
 
 #include "common.hpp"
 #include "verbs.hpp"
@@ -74,51 +82,182 @@ char** complete_line(const char* text, int start, int end) {
   return rl_completion_matches(text, next_match);
 }
 
+// Ctrl-C at the prompt cancels the line being typed, as in a shell, and
+// never ends the session. libedit's own handler (it restores cooked mode)
+// hands the signal on to this one, which poll() then returns for.
+volatile std::sig_atomic_t g_interrupted = 0;
+void on_sigint(int) { g_interrupted = 1; }
+
+// libedit's callback interface hands a finished line (or end of input) to a
+// plain function; the loop takes it from here.
+std::optional<std::string> g_line;
+bool g_end_of_input = false;
+void take_line(char* raw) {
+  if (raw == nullptr) {
+    g_end_of_input = true;
+    return;
+  }
+  g_line = raw;
+  std::free(raw);
+}
+
+// How often the terminal looks for events recorded elsewhere: the issue asks
+// that they show within a second; a look is one read-only transaction.
+constexpr int kFollowEveryMs = 250;
+
+// Only asked for a held line, outside the callback interface (libedit has
+// left unbuffered mode once the line was taken). Ctrl-C or end of input is a no.
 bool ask_yes(const std::string& question) {
   char* answer = ::readline(question.c_str());
-  const bool yes = answer != nullptr && (answer[0] == 'y' || answer[0] == 'Y');
+  if (answer == nullptr) put("\n");
+  const bool yes = g_interrupted == 0 && answer != nullptr && (answer[0] == 'y' || answer[0] == 'Y');
   std::free(answer);
+  g_interrupted = 0;
   return yes;
 }
 
-int terminal_session(Recorder& r, bool strict) {
-  rl_readline_name = "warlog";
-  static char breaks[] = " \t\n\",;>";
-  rl_completer_word_break_characters = breaks;
-  rl_attempted_completion_function = complete_line;
-  g_completing = &r;
-  using_history();
-  put(fmt::format("recording game {}: type one action per line, 'help' for help, Ctrl-D to stop\n", r.game()));
-  for (;;) {
-    const std::string prompt = fmt::format("{} seq {}> ", r.where(), r.next_seq());
-    char* raw = ::readline(prompt.c_str());
-    if (raw == nullptr) break;
-    const std::string line(raw);
-    std::free(raw);
+class TerminalSession {
+ public:
+  TerminalSession(Recorder& r, bool strict) : r_(r), strict_(strict) {}
+
+  int run() {
+    rl_readline_name = "warlog";
+    static char breaks[] = " \t\n\",;>";
+    rl_completer_word_break_characters = breaks;
+    rl_attempted_completion_function = complete_line;
+    g_completing = &r_;
+    struct sigaction on_int {};
+    on_int.sa_handler = on_sigint;
+    sigemptyset(&on_int.sa_mask);
+    struct sigaction before {};
+    ::sigaction(SIGINT, &on_int, &before);
+    using_history();
+    put(fmt::format("recording game {}: type one action per line, 'help' for help, Ctrl-D to stop\n", r_.game()));
+    const int code = loop();
+    rl_callback_handler_remove();
+    ::sigaction(SIGINT, &before, nullptr);
+    g_completing = nullptr;
+    if (code == kExitClean) put("\n");
+    return code;
+  }
+
+ private:
+  int loop() {
+    new_prompt();
+    for (;;) {
+      pollfd in{STDIN_FILENO, POLLIN, 0};
+      const int ready = ::poll(&in, 1, kFollowEveryMs);
+      if (g_interrupted != 0) {
+        cancel_line();
+        continue;
+      }
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready < 0) {
+        error_line(Error{ErrorCode::IoError, fmt::format("reading the terminal: {}", std::strerror(errno))});
+        return kExitError;
+      }
+      if (ready == 0) {
+        if (!follow()) return kExitError;
+        continue;
+      }
+      if ((in.revents & POLLIN) != 0) {
+        rl_callback_read_char();
+        typed_ = true;
+      }
+      // The terminal hung up: nobody is left to type (and poll would not wait).
+      if ((in.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0) g_end_of_input = true;
+      if (g_end_of_input) return kExitClean;
+      if (g_line) {
+        const std::string line = std::move(*g_line);
+        g_line.reset();
+        if (!enter(line)) return kExitError;
+        new_prompt();
+      }
+    }
+  }
+
+  [[nodiscard]] std::string prompt() const { return fmt::format("{} seq {}> ", r_.where(), r_.next_seq()); }
+
+  // A fresh, empty line under a new prompt (libedit resets its line buffer).
+  void new_prompt() {
+    g_interrupted = 0;  // a Ctrl-C while the last line was committed cancels nothing here
+    shown_ = prompt();
+    rl_callback_handler_remove();
+    rl_callback_handler_install(shown_.c_str(), take_line);
+    typed_ = false;
+  }
+
+  void cancel_line() {
+    put("^C\n");
+    new_prompt();
+  }
+
+  // Events recorded elsewhere, printed above the prompt: the prompt and the
+  // half-typed line are erased, the events written, and libedit draws the
+  // line again, as it was, under the new prompt.
+  bool follow() {
+    auto f = r_.follow();
+    if (!f) {
+      error_line(f.error());
+      return false;
+    }
+    if (f->events.empty()) return true;
+    put(erase_prompt() + replay::followed_text(r_, *f));
+    shown_ = prompt();
+    rl_set_prompt(shown_.c_str());
+    rl_forced_update_display();
+    return true;
+  }
+
+  // Back to the first column of the prompt's first row, and clear below. A
+  // dumb terminal (TERM=dumb: an editor's shell buffer) gets a new line.
+  [[nodiscard]] std::string erase_prompt() const {
+    const char* term = std::getenv("TERM");
+    if (term == nullptr || *term == '\0' || std::string_view(term) == "dumb") return "\n";
+    int rows = 0;
+    int cols = 0;
+    rl_get_screen_size(&rows, &cols);
+    // rl_point is libedit's only after a key was read under this prompt.
+    const std::size_t at = shown_.size() + (typed_ ? static_cast<std::size_t>(std::max(rl_point, 0)) : 0);
+    const std::size_t up = cols > 0 ? at / static_cast<std::size_t>(cols) : 0;
+    return "\r" + (up > 0 ? fmt::format("\033[{}A", up) : std::string()) + "\033[J";
+  }
+
+  // One line typed: false when the store failed (the session ends).
+  bool enter(const std::string& line) {
     if (line.find_first_not_of(" \t") != std::string::npos) add_history(line.c_str());
     // At a terminal a judge's backup always says what it crosses and asks.
-    auto o = r.enter(line, strict ? replay::Violations::Hold : replay::Violations::HoldBackup);
+    auto o = r_.enter(line, strict_ ? replay::Violations::Hold : replay::Violations::HoldBackup);
     if (o && o->status == LineStatus::NeedsConfirm) {
-      put(replay::held_text(r, *o));
+      put(replay::held_text(r_, *o));
       const char* question = o->crossing.empty() ? "this line breaks a rule: record it anyway? [y/N] "
                                                  : "record this backup? [y/N] ";
       if (!ask_yes(question)) {
         put("nothing recorded\n");
-        continue;
+        return true;
       }
-      o = r.enter(line, replay::Violations::Record);
+      const LineOutcome held = std::move(*o);
+      o = r_.enter(line, replay::Violations::Record);
+      if (o) {
+        put(replay::confirmed_text(r_, held, *o));
+        return true;
+      }
     }
     if (!o) {
-      g_completing = nullptr;
       error_line(o.error());
-      return kExitError;
+      return false;
     }
-    put(replay::answer_text(r, *o));
+    put(replay::answer_text(r_, *o));
+    return true;
   }
-  g_completing = nullptr;
-  put("\n");
-  return kExitClean;
-}
+
+  Recorder& r_;
+  bool strict_ = false;
+  std::string shown_;   // the prompt libedit shows
+  bool typed_ = false;  // a key was read under it
+};
+
+int terminal_session(Recorder& r, bool strict) { return TerminalSession(r, strict).run(); }
 
 int pipe_session(Recorder& r, bool strict, bool jsonl) {
   std::string line;
@@ -157,8 +296,9 @@ CLI::App* add_record(CLI::App& app, RecordArgs& a) {
       "findings of its event follow, with their rule citations, as audit prints them. A line that breaks a rule is\n"
       "recorded (it is what happened at the table); --strict asks first. A line that does not parse is refused with\n"
       "its column and hint, and nothing is written. After a GameEnded event nothing more is recorded: \"game N\n"
-      "ended at seq S: call a judge\". Another recorder on the same game: its events are shown and the line is\n"
-      "not recorded (\"conflict\"); enter it again if it still stands.\n"
+      "ended at seq S: call a judge\". Another recorder on the same game (the viewer's record bar, a terminal, a\n"
+      "pipe, the server): at a terminal its events show above the prompt within a second, the line being typed\n"
+      "kept; a line entered before they came is not recorded (\"conflict\"): enter it again if it still stands.\n"
       "Corrections are lines too, recorded as events, never edits (docs/recording.md):\n"
       "  void SEQ \"reason\" by \"WHO\"        a scorekeeper's slip: the event is skipped, kept, struck through\n"
       "  backup SEQ \"reason\" by \"JUDGE\"    a judge's backup to just before SEQ; says first what it crosses\n"
@@ -167,8 +307,10 @@ CLI::App* add_record(CLI::App& app, RecordArgs& a) {
       "After a GameEnded only a backup or a void of the GameEnded is still taken.\n"
       "Commands that record nothing: board, hand 1, hand 2, state, findings, help.\n"
       "At a terminal: line editing, history (arrows) and Tab completion of verbs, the acting seat's hand, occupied\n"
-      "spaces and the catalog's cards. From a pipe: one answer per input line; --format jsonl gives one JSON object\n"
-      "per line, status ok|refused|conflict|needs-confirm|ended|command (docs/schema/record-line.schema.json).\n"
+      "spaces and the catalog's cards; Ctrl-C cancels the line being typed, Ctrl-D on an empty line ends the\n"
+      "session. From a pipe: one answer per input line; --format jsonl gives one JSON object\n"
+      "per line, status ok|nothing|refused|conflict|needs-confirm|ended|command (docs/schema/record-line.schema.json;\n"
+      "a needs-confirm answer's events and findings have no seq: nothing is recorded).\n"
       "Examples:\n"
       "  warlog record .warlog/store --header table4.wlog      a new game: seats, decks, board, Territories\n"
       "  warlog record .warlog/store --game 12                 go on with game 12\n"

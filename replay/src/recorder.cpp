@@ -53,6 +53,31 @@ std::int64_t now_ms() {
 // so a refused one is recorded with its finding, as any violation is.
 bool passes_after_end(const core::Event& ev) { return core::is_correction(ev.payload); }
 
+// The first line of what a backup crosses. It counts every event the
+// backup supersedes (its LOG.backup finding's number, R-082) and says how
+// many of them it lists: only those that drew, shuffled or showed a hidden
+// card, which a judge must weigh; the others (moves, markers, corrections)
+// hide nothing (the trial read "supersedes 4 events" over 2 lines).
+std::string crossing_head(const BackupCrossing& c) {
+  std::vector<core::Seq> crossing_events;
+  for (const Crossed& x : c.crossed) {
+    if (crossing_events.empty() || crossing_events.back() != x.seq) crossing_events.push_back(x.seq);
+  }
+  const std::size_t n = crossing_events.size();
+  const std::string head =
+      fmt::format("a backup to seq {} supersedes {} event{}", c.target, c.events, c.events == 1 ? "" : "s");
+  if (n == 0) {
+    return head + (c.events == 1 ? "; it crosses no" : "; none of them crosses") +
+           " hidden information (no card drawn, no shuffle, no hidden card revealed)";
+  }
+  constexpr std::string_view kWhat = "hidden information (cards drawn, shuffles, hidden cards revealed)";
+  if (n == c.events) {
+    return fmt::format("{}; {} {}:", head, n == 1 ? std::string("it crosses") : fmt::format("all {} cross", n), kWhat);
+  }
+  return fmt::format("{}; {} of them cross{} {}, the other {} reveal{} nothing:", head, n, n == 1 ? "es" : "", kWhat,
+                     c.events - n, c.events - n == 1 ? "s" : "");
+}
+
 }  // namespace
 
 Expected<std::string> random_game_uuid() {
@@ -257,14 +282,12 @@ PreparedLine Recorder::prepare(std::string_view line, Violations violations) {
     if (backup == nullptr) continue;
     auto crossing = backup_crossing(m.events, backup->target);
     if (!crossing) continue;  // a target the fold refuses: its LOG.correction finding says why
-    out.crossing.push_back(fmt::format("a backup to seq {} supersedes {} event{}, crossing:", crossing->target,
-                                       crossing->events, crossing->events == 1 ? "" : "s"));
+    out.crossing.push_back(crossing_head(*crossing));
     for (const Crossed& c : crossing->crossed) {
       out.crossing.push_back(fmt::format("  seq {} {}: {} {}", c.seq,
                                          c.seat < m.seats.size() ? m.seats[c.seat].player : std::string("the table"),
                                          to_string(c.kind), c.what));
     }
-    if (crossing->crossed.empty()) out.crossing.push_back("  no card drawn, no shuffle, nothing hidden revealed");
   }
   out.events = std::move(parsed.events);
   out.findings = std::move(found);
@@ -301,22 +324,44 @@ void Recorder::committed(const PreparedLine& p) {
   m.take(p.outcome.events, nullptr);
 }
 
+Expected<std::vector<core::Event>> Recorder::Impl::take_stored(const store::Reader& reader,
+                                                                std::vector<LocatedFinding>* out) {
+  std::vector<core::Event> theirs;
+  auto n = reader.scan(game, session.next_seq(), store::kEndSeq, [&theirs](const core::Event& ev) {
+    theirs.push_back(ev);
+    return true;
+  });
+  if (!n) return tl::unexpected(n.error());
+  take(theirs, out);
+  return theirs;
+}
+
 Expected<LineOutcome> Recorder::conflicted() {
   // Another recorder got there first: learn what it recorded; this line
   // is not recorded (the caller may enter it again, in the new context).
   Impl& m = *impl_;
   auto reader = m.archive->store().reader();
   if (!reader) return tl::unexpected(reader.error());
-  std::vector<core::Event> theirs;
-  auto n = reader->scan(m.game, m.session.next_seq(), store::kEndSeq, [&theirs](const core::Event& ev) {
-    theirs.push_back(ev);
-    return true;
-  });
-  if (!n) return tl::unexpected(n.error());
   LineOutcome out;
   out.status = LineStatus::Conflict;
-  m.take(theirs, &out.findings);
-  out.events = std::move(theirs);
+  auto theirs = m.take_stored(*reader, &out.findings);
+  if (!theirs) return tl::unexpected(theirs.error());
+  out.events = std::move(*theirs);
+  return out;
+}
+
+Expected<Followed> Recorder::follow() {
+  Impl& m = *impl_;
+  auto reader = m.archive->store().reader();
+  if (!reader) return tl::unexpected(reader.error());
+  // The record's event count first: no stream is read while nothing is new.
+  auto record = reader->record(m.game);
+  if (!record) return tl::unexpected(record.error());
+  Followed out;
+  if (record->event_count <= m.session.next_seq()) return out;
+  auto theirs = m.take_stored(*reader, &out.findings);
+  if (!theirs) return tl::unexpected(theirs.error());
+  out.events = std::move(*theirs);
   return out;
 }
 

@@ -12,6 +12,10 @@
 #include "warlog/core/notation_session.hpp"
 #include "warlog/replay/recorder.hpp"
 
+namespace warlog::store {
+class Reader;
+}  // namespace warlog::store
+
 namespace warlog::replay {
 
 struct Recorder::Impl {
@@ -52,6 +56,11 @@ struct Recorder::Impl {
   // Folds stored events (another recorder's) into the state, the findings
   // and the notation's context; appends their findings to *out too when given.
   void take(std::span<const core::Event> more, std::vector<LocatedFinding>* out);
+
+  // The events stored from next_seq on (another recorder's), read with
+  // `reader`, folded in as take() does; their findings to *out when given.
+  [[nodiscard]] Expected<std::vector<core::Event>> take_stored(const store::Reader& reader,
+                                                               std::vector<LocatedFinding>* out);
 
   // The text a command shows (board, hand N, state, findings, help), or
   // nullopt when the line is not a command (recorder_view.cpp).

@@ -249,6 +249,16 @@ std::string held_findings_text(const Recorder& r, const std::vector<replay::Loca
   return out;
 }
 
+// Events stored by another recorder, one indented line each.
+std::string events_text(const std::vector<core::Event>& events) {
+  std::string out;
+  for (const auto& ev : events) {
+    out += fmt::format("  seq {} {} (turn {} {}, seat {})\n", ev.seq, core::payload_name(ev.payload), ev.turn,
+                       core::to_string(ev.phase), ev.seat == core::kNoSeat ? 0 : ev.seat + 1);
+  }
+  return out;
+}
+
 // What a backup crosses, one indented line each.
 std::string crossing_text(const LineOutcome& o) {
   std::string out;
@@ -260,6 +270,32 @@ std::string crossing_text(const LineOutcome& o) {
 
 std::string held_text(const Recorder& r, const LineOutcome& o) {
   return crossing_text(o) + held_findings_text(r, o.findings);
+}
+
+std::string confirmed_text(const Recorder& r, const LineOutcome& held, const LineOutcome& o) {
+  const std::string whole = answer_text(r, o);
+  if (o.status != LineStatus::Recorded || o.crossing != held.crossing ||
+      findings_text(r, o.findings) != findings_text(r, held.findings)) {
+    return whole;
+  }
+  // Shown once, above the question: not again under "recorded" (the trial's
+  // --strict printed a held line's finding block twice).
+  std::vector<std::string> shown;
+  if (!o.crossing.empty()) shown.emplace_back("what it crosses");
+  if (!o.findings.empty()) {
+    shown.push_back(fmt::format("its {} finding{}", o.findings.size(), o.findings.size() == 1 ? "" : "s"));
+  }
+  std::string first = whole.substr(0, whole.find('\n'));
+  if (shown.empty()) return first + "\n";
+  const std::string what = shown.size() == 2 ? shown[0] + " and " + shown[1] : shown[0];
+  return fmt::format("{} ({} {} shown above)\n", first, what,
+                     shown.size() == 2 || o.findings.size() > 1 ? "are" : "is");
+}
+
+std::string followed_text(const Recorder& r, const Followed& f) {
+  if (f.events.empty()) return {};
+  return fmt::format("another recorder recorded {}:\n", seqs_text(f.events)) + events_text(f.events) +
+         findings_text(r, f.findings);
 }
 
 std::string answer_text(const Recorder& r, const LineOutcome& o) {
@@ -284,14 +320,10 @@ std::string answer_text(const Recorder& r, const LineOutcome& o) {
       return out;
     }
     case LineStatus::Conflict: {
-      std::string out = fmt::format("conflict: another recorder recorded {} first; nothing recorded, enter the line "
-                                    "again if it still stands\n",
-                                    o.events.empty() ? std::string("nothing") : seqs_text(o.events));
-      for (const auto& ev : o.events) {
-        out += fmt::format("  seq {} {} (turn {} {}, seat {})\n", ev.seq, core::payload_name(ev.payload), ev.turn,
-                           core::to_string(ev.phase), ev.seat == core::kNoSeat ? 0 : ev.seat + 1);
-      }
-      return out + findings_text(r, o.findings);
+      return fmt::format("conflict: another recorder recorded {} first; nothing recorded, enter the line "
+                         "again if it still stands\n",
+                         o.events.empty() ? std::string("nothing") : seqs_text(o.events)) +
+             events_text(o.events) + findings_text(r, o.findings);
     }
     case LineStatus::NeedsConfirm:
       if (!o.crossing.empty()) return "needs-confirm: a judge's backup; nothing recorded\n" + held_text(r, o);

@@ -53,6 +53,22 @@ std::string exported_without_recording(const std::string& store, int game) {
   return out;
 }
 
+// Every line of a jsonl file against docs/schema/NAME.schema.json with
+// Debian's python3-jsonschema (scripts/check-json-schema wants a "schema"
+// field, which record's lines do not carry); one line per error.
+CliResult check_lines(const std::filesystem::path& file, const std::string& name) {
+  const std::string program =
+      "import json,sys,jsonschema\n"
+      "v=jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))\n"
+      "bad=[f'{n}: {e.json_path}: {e.message}' for n,l in enumerate(open(sys.argv[2]),1) for e in "
+      "v.iter_errors(json.loads(l))]\n"
+      "print('\\n'.join(bad)); sys.exit(1 if bad else 0)\n";
+  const auto script = file.parent_path() / "check_lines.py";
+  std::ofstream(script, std::ios::binary) << program;
+  return run_warlog_command(fmt::format("{} {} {}/docs/schema/{}.schema.json {}", WARLOG_PYTHON3, q(script),
+                                        WARLOG_SOURCE_DIR, name, q(file)));
+}
+
 // The audit's finding lines (everything but the header line, which names the game id).
 std::string audit_findings(const std::string& store, int game) {
   const CliResult r = run_warlog(fmt::format("audit --store '{}' --game {}", store, game));
@@ -164,10 +180,19 @@ TEST(RecordCli, StrictFromAPipeAnswersNeedsConfirmAndWritesNothingForIt) {
     EXPECT_FALSE(j["findings"].empty());
     if (held++ == 0) {  // spine_first_blood seq 27: Bruno draws three cards
       EXPECT_EQ(j["findings"][0]["rule"], "MUS-a.draw");
-      EXPECT_EQ(j["events"][0]["seq"], 27);
+      // Not recorded, so it must not look recorded (the trial read "seq": 27):
+      // no seq, no time; the finding names the held event by its place here.
+      EXPECT_FALSE(j["events"][0].contains("seq")) << a;
+      EXPECT_FALSE(j["events"][0].contains("recorded_at_ms")) << a;
+      EXPECT_FALSE(j["findings"][0].contains("seq")) << a;
+      EXPECT_EQ(j["findings"][0]["event"], 0) << a;
+      EXPECT_EQ(j["next_seq"], 27) << a;
     }
   }
   EXPECT_GE(held, 1u);
+  const auto answers = write_lines(dir.path() / "answers.jsonl", split_lines(rec.out));
+  const CliResult valid = check_lines(answers, "record-line");
+  EXPECT_EQ(valid.code, 0) << valid.out << valid.err;
   const CliResult exported = run_warlog(fmt::format("export 1 --store '{}' --format json", dir.store()));
   EXPECT_EQ(count_lines(exported.out), recorded + 3) << "only what was answered ok is stored";
 }

@@ -3,7 +3,8 @@
 // SIGKILL at random moments: every acknowledged seq is in the store and
 // verifies, and nothing unacknowledged is half there (20 trials here;
 // `scripts/soak record N` runs more: WARLOG_RECORD_KILL_TRIALS). Also Tab
-// completion and --strict's question, through libedit.
+// completion and --strict's question, through libedit, the store followed
+// between keystrokes, and Ctrl-C.
 
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -17,6 +18,7 @@
 #include <chrono>
 #include <fstream>
 #include <thread>
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <regex>
@@ -174,18 +176,23 @@ void create_game(const std::string& store, const SampleLines& s) {
   ASSERT_EQ(r.code, 0) << r.err;
 }
 
+// The sample imported: what the first events of any recording of it must be.
+std::vector<core::Event> reference_events(const TempDir& dir, const SampleLines& s) {
+  const std::string reference = (dir.path() / "reference").string();
+  {
+    auto r = replay::Archive::open(reference, replay::Archive::Mode::ReadWrite);
+    EXPECT_TRUE(r.has_value());
+    EXPECT_TRUE(r->import_file(s.whole.string(), {}).has_value());
+  }  // closed before stored() opens it again: LMDB's environment, once per process
+  return stored(reference, 1);
+}
+
 TEST(RecordPty, KilledAtRandomMomentsLosesNothingAcknowledgedAndLeavesNothingHalfThere) {
   TempDir dir;
   const SampleLines s = sample_lines(dir.path(), "tutorial/spine_first_blood.wlog");
   const std::vector<std::string> lines = action_lines(s);
   // What the game is: the same file imported.
-  const std::string reference = (dir.path() / "reference").string();
-  {
-    auto a = replay::Archive::open(reference, replay::Archive::Mode::ReadWrite);
-    ASSERT_TRUE(a.has_value());
-    ASSERT_TRUE(a->import_file(s.whole.string(), {}).has_value());
-  }
-  const std::vector<core::Event> expected = stored(reference, 1);
+  const std::vector<core::Event> expected = reference_events(dir, s);
   ASSERT_EQ(expected.size(), lines.size() + 3);
 
   const char* env = std::getenv("WARLOG_RECORD_KILL_TRIALS");
@@ -246,13 +253,7 @@ TEST(RecordPty, TwoRecordersInTwoProcessesLoseNothingAndRecordNothingTwice) {
   EXPECT_EQ(a.finish(), 0) << a.output();
   const std::vector<core::Event> got = stored(store, 1);
   ASSERT_EQ(got.size(), 6u);
-  const std::string reference = (dir.path() / "reference").string();
-  {
-    auto r = replay::Archive::open(reference, replay::Archive::Mode::ReadWrite);
-    ASSERT_TRUE(r.has_value());
-    ASSERT_TRUE(r->import_file(s.whole.string(), {}).has_value());
-  }
-  const std::vector<core::Event> expected = stored(reference, 1);
+  const std::vector<core::Event> expected = reference_events(dir, s);
   for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], expected[i]) << "seq " << i;
 }
 
@@ -283,6 +284,104 @@ TEST(RecordPty, TabCompletesAndStrictAsksAtATerminal) {
   EXPECT_EQ(asked, 1u);
   EXPECT_EQ(t.finish(), 0) << t.output();
   EXPECT_EQ(stored(store, 1).size(), 38u);
+}
+
+// Issue 16: a terminal follows the store. Another recorder (here a pipe;
+// the viewer's record bar, another terminal or the server alike) records a
+// line while the scorekeeper is half-way through typing the next one: it
+// shows above the prompt within a second, nothing typed, the half-typed
+// line is kept, and once finished it records with no conflict.
+TEST(RecordPty, EventsRecordedElsewhereShowWithinASecondAndTheHalfTypedLineIsKept) {
+  TempDir dir;
+  const SampleLines s = sample_lines(dir.path(), "tutorial/spine_first_blood.wlog");
+  const std::string store = dir.store();
+  create_game(store, s);
+  const std::vector<std::string> lines = action_lines(s);
+  ASSERT_TRUE(lines[1].starts_with("Morale 1"));
+  Terminal t({"record", store, "--game", "1"});
+  ASSERT_TRUE(t.started());
+  ASSERT_TRUE(t.wait_for(std::regex("seq 3> $"), 1)) << t.output();
+  t.type("Mora");
+  ASSERT_TRUE(t.wait_for(std::regex("seq 3> Mora$"), 1)) << t.output();
+  std::ofstream(dir.path() / "b.txt") << lines[0] << "\n";
+  const CliResult b = run_warlog(fmt::format("record '{}' --game 1 < '{}'", store, (dir.path() / "b.txt").string()));
+  ASSERT_EQ(b.code, 0) << b.err;
+  ASSERT_EQ(b.out, "seq 3 recorded\n");
+  // From the other recorder's exit, after its commit: a lower bound by its exit's few ms.
+  const auto since = std::chrono::steady_clock::now();
+  ASSERT_TRUE(t.wait_for(std::regex("another recorder recorded seq 3:\r?\n  seq 3 TurnStarted"), 1, 5000))
+      << t.output();
+  const auto shown_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - since).count();
+  RecordProperty("follow_ms", static_cast<int>(shown_ms));
+  std::printf("another recorder's line shown at the terminal after %lld ms\n", static_cast<long long>(shown_ms));
+  EXPECT_LT(shown_ms, 1000) << "the issue: within a second";
+  // The prompt again, past seq 3, with the half-typed line on it as it was.
+  ASSERT_TRUE(t.wait_for(std::regex("seq 4> Mora$"), 1)) << t.output();
+  t.type(lines[1].substr(4) + "\n");
+  ASSERT_TRUE(t.wait_for(std::regex("seq 4 recorded"), 1)) << t.output();
+  EXPECT_EQ(t.matches(std::regex("conflict")), 0u) << t.output();
+  EXPECT_EQ(t.finish(), 0) << t.output();
+  const std::vector<core::Event> got = stored(store, 1);
+  const std::vector<core::Event> expected = reference_events(dir, s);
+  ASSERT_EQ(got.size(), 5u);
+  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], expected[i]) << "seq " << i;
+}
+
+// The trial: Ctrl-C at the prompt ended the session. Now it cancels the
+// line being typed, as a shell does, and gives a new prompt; Ctrl-D on an
+// empty line ends the session (exit 0).
+TEST(RecordPty, CtrlCCancelsTheLineBeingTypedAndCtrlDOnAnEmptyLineEndsTheSession) {
+  TempDir dir;
+  const SampleLines s = sample_lines(dir.path(), "tutorial/spine_first_blood.wlog");
+  const std::string store = dir.store();
+  create_game(store, s);
+  const std::vector<std::string> lines = action_lines(s);
+  Terminal t({"record", store, "--game", "1"});
+  ASSERT_TRUE(t.started());
+  ASSERT_TRUE(t.wait_for(std::regex("seq 3> $"), 1)) << t.output();
+  t.type("draw \"Supply");  // half a line libedit has read (it echoed it)
+  ASSERT_TRUE(t.wait_for(std::regex("seq 3> draw \"Supply$"), 1)) << t.output();
+  t.type("\x03");
+  ASSERT_TRUE(t.wait_for(std::regex("\\^C\r?\n[^\n]*seq 3> $"), 1)) << t.output();
+  // Were the half line kept, this would be `draw "SupplyTurn 1`, refused.
+  t.type(lines[0] + "\n");
+  ASSERT_TRUE(t.wait_for(std::regex("seq 3 recorded"), 1)) << t.output();
+  // At an empty prompt too: a new prompt, the session goes on.
+  ASSERT_TRUE(t.wait_for(std::regex("seq 4> $"), 1)) << t.output();
+  t.type("\x03");
+  ASSERT_TRUE(t.wait_for(std::regex("seq 4> "), 2)) << t.output();
+  t.type(lines[1] + "\n");
+  ASSERT_TRUE(t.wait_for(std::regex("seq 4 recorded"), 1)) << t.output();
+  EXPECT_EQ(t.matches(std::regex("refused")), 0u) << t.output();
+  EXPECT_EQ(t.finish(), 0) << "Ctrl-D on an empty line ends the session\n" << t.output();
+  EXPECT_EQ(stored(store, 1).size(), 5u);
+}
+
+// The trial: with --strict a held line's findings were printed twice, once
+// under the question and again under "recorded" (spine_first_blood seq 27:
+// Bruno draws three cards, MUS-a.draw).
+TEST(RecordPty, StrictShowsAHeldLinesFindingsOnce) {
+  TempDir dir;
+  const SampleLines s = sample_lines(dir.path(), "tutorial/spine_first_blood.wlog");
+  const std::string store = dir.store();
+  create_game(store, s);
+  const std::vector<std::string> lines = action_lines(s);
+  {
+    std::ofstream before(dir.path() / "before.txt");
+    for (std::size_t i = 0; i < 24; ++i) before << lines[i] << "\n";
+  }
+  ASSERT_EQ(run_warlog(fmt::format("record '{}' --game 1 < '{}'", store, (dir.path() / "before.txt").string())).code, 0);
+  Terminal t({"record", store, "--game", "1", "--strict"});
+  ASSERT_TRUE(t.started());
+  ASSERT_TRUE(t.wait_for(std::regex("seq 27> $"), 1)) << t.output();
+  t.type(lines[24] + "\n");
+  ASSERT_TRUE(t.wait_for(std::regex("record it anyway\\? \\[y/N\\] $"), 1)) << t.output();
+  t.type("y\n");
+  ASSERT_TRUE(t.wait_for(std::regex("seq 27 recorded \\(its 1 finding is shown above\\)"), 1)) << t.output();
+  EXPECT_EQ(t.matches(std::regex("MUS-a\\.draw")), 1u) << t.output();
+  EXPECT_EQ(t.finish(), 0) << t.output();
+  EXPECT_EQ(stored(store, 1).size(), 28u);
 }
 
 }  // namespace

@@ -16,9 +16,11 @@
 namespace warlog::replay {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::AnyOf;
 using ::testing::Contains;
 using ::testing::HasSubstr;
+using ::testing::StartsWith;
 
 // What recording adds to an imported game: the time, the uuid.
 std::vector<core::Event> without_recording(std::vector<core::Event> events) {
@@ -292,7 +294,8 @@ TEST(Recorder, R064ABackupSaysWhatItCrossesBeforeItIsRecorded) {
   ASSERT_EQ(held.status, LineStatus::NeedsConfirm);
   ASSERT_FALSE(held.crossing.empty());
   EXPECT_THAT(held.crossing.front(), HasSubstr("a backup to seq 20 supersedes"));
-  EXPECT_THAT(held.crossing, Contains(HasSubstr("drawn"))) << "the spine draws after seq 20";
+  EXPECT_THAT(held.crossing, Contains(AllOf(StartsWith("  seq "), HasSubstr(": drawn "))))
+      << "the spine draws after seq 20";
   EXPECT_EQ(f.stored(r.game()), before) << "nothing written for a held backup";
   LineOutcome done = enter(r, line, Violations::Record);
   ASSERT_EQ(done.status, LineStatus::Recorded);
@@ -300,6 +303,88 @@ TEST(Recorder, R064ABackupSaysWhatItCrossesBeforeItIsRecorded) {
   EXPECT_EQ(f.stored(r.game()), before + 1);
   // A line with no backup is never held for one.
   EXPECT_NE(enter(r, "Turn 5", Violations::HoldBackup).status, LineStatus::NeedsConfirm);
+}
+
+
+// Issue 16: a terminal follows the store. What another recorder appended is
+// taken without a line (the viewer's record bar beside the terminal), so
+// the next line entered is no conflict.
+TEST(Recorder, FollowTakesAnotherRecordersEventsSoTheNextLineIsNoConflict) {
+  Fixture f;
+  Recorder a = f.create();
+  auto b_opened = Recorder::open(f.archive, a.game());
+  ASSERT_TRUE(b_opened.has_value());
+  Recorder& b = *b_opened;
+  auto none = b.follow();
+  ASSERT_TRUE(none.has_value()) << none.error().message;
+  EXPECT_TRUE(none->events.empty());
+  EXPECT_EQ(followed_text(b, *none), "");
+  ASSERT_EQ(enter(a, "Turn 1").status, LineStatus::Recorded);
+  ASSERT_EQ(enter(a, "Morale 1").status, LineStatus::Recorded);
+  auto theirs = b.follow();
+  ASSERT_TRUE(theirs.has_value()) << theirs.error().message;
+  ASSERT_EQ(theirs->events.size(), 2u);
+  EXPECT_EQ(theirs->events[0].seq, 3u);
+  EXPECT_EQ(b.next_seq(), 5u);
+  EXPECT_EQ(b.where(), "turn 1 muster");
+  EXPECT_THAT(followed_text(b, *theirs), StartsWith("another recorder recorded seqs 3..4:\n  seq 3 "));
+  EXPECT_TRUE(b.follow()->events.empty()) << "taken once";
+  LineOutcome ok = enter(b, "Muster 1");
+  ASSERT_EQ(ok.status, LineStatus::Recorded) << answer_text(b, ok);
+  EXPECT_EQ(ok.events.front().seq, 5u);
+  EXPECT_EQ(b.state(), Recorder::open(f.archive, a.game())->state());
+}
+
+// The trial: "a backup to seq 60 supersedes 4 events, crossing:" over two
+// lines (the_mill_road_appeal's appeal: Yara's draw and play are crossed,
+// the Warden's move and the Muster marker are not). The count and the list
+// now agree, and the head says why the list is shorter.
+TEST(Recorder, R082ABackupsCrossingSaysHowManyOfTheEventsItSupersedesItLists) {
+  Fixture f;
+  const testing::SampleLines appeal = testing::sample_lines(f.dir.path(), "games/the_mill_road_appeal.wlog");
+  auto created = Recorder::create(f.archive, appeal.header.string());
+  ASSERT_TRUE(created.has_value()) << created.error().error.message;
+  Recorder& r = *created;
+  std::string backup;
+  for (const std::string& line : appeal.body) {
+    if (line.starts_with("backup 60")) {
+      backup = line;
+      break;
+    }
+    ASSERT_THAT(enter(r, line).status, AnyOf(LineStatus::Recorded, LineStatus::Nothing)) << line;
+  }
+  ASSERT_EQ(r.next_seq(), 64u);
+  LineOutcome held = enter(r, backup, Violations::HoldBackup);
+  ASSERT_EQ(held.status, LineStatus::NeedsConfirm);
+  ASSERT_EQ(held.crossing.size(), 3u);
+  EXPECT_EQ(held.crossing[0],
+            "a backup to seq 60 supersedes 4 events; 2 of them cross hidden information (cards drawn, shuffles, "
+            "hidden cards revealed), the other 2 reveal nothing:");
+  EXPECT_THAT(held.crossing[1], HasSubstr("seq 62"));
+  EXPECT_THAT(held.crossing[2], HasSubstr("seq 63"));
+  EXPECT_TRUE(std::any_of(held.findings.begin(), held.findings.end(), [](const LocatedFinding& lf) {
+    return lf.finding.message.find("; 4 events superseded") != std::string::npos;
+  })) << "the same number as the backup's LOG.backup finding";
+}
+
+// The trial's --strict at a terminal printed a held line's findings twice:
+// under the question, then under "recorded". Confirmed, the line says they
+// are the ones above (spine_first_blood seq 27: Bruno draws three).
+TEST(Recorder, AConfirmedLineDoesNotRepeatTheFindingsShownWhenItWasHeld) {
+  Fixture f;
+  Recorder r = f.create();
+  for (const std::string& line : f.spine.body) {
+    LineOutcome held = enter(r, line, Violations::Hold);
+    if (held.status != LineStatus::NeedsConfirm) continue;
+    ASSERT_THAT(held_text(r, held), HasSubstr("MUS-a.draw"));
+    LineOutcome done = enter(r, line, Violations::Record);
+    ASSERT_EQ(done.status, LineStatus::Recorded);
+    EXPECT_EQ(confirmed_text(r, held, done), "seq 27 recorded (its 1 finding is shown above)\n");
+    // Something else than what was shown (here, no findings held) is answered whole.
+    EXPECT_EQ(confirmed_text(r, LineOutcome{}, done), answer_text(r, done));
+    return;
+  }
+  FAIL() << "no line of the spine was held";
 }
 
 }  // namespace

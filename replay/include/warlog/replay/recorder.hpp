@@ -97,6 +97,13 @@ struct Completion {
   std::vector<std::string> candidates;
 };
 
+// What other recorders appended to the game since this one last looked
+// (Recorder::follow): their events, now taken, and those events' findings.
+struct Followed {
+  std::vector<core::Event> events;
+  std::vector<LocatedFinding> findings;
+};
+
 class Recorder;
 
 // 16 random bytes (getrandom): the gameUuid of a game created live, by the
@@ -113,6 +120,16 @@ class Recorder;
 // what a backup crosses and the findings, named by turn and phase, never by a
 // seq the line has not been given (R-082).
 [[nodiscard]] std::string held_text(const Recorder& r, const LineOutcome& o);
+// The answer to a held line once it is confirmed and entered again (o),
+// after held_text was shown for it (held): when it was recorded with the
+// very findings and crossing shown, the first line of answer_text only,
+// saying they are the ones above ("seq 27 recorded (its 1 finding is shown
+// above)"); anything else (another recorder appended meanwhile) whole.
+[[nodiscard]] std::string confirmed_text(const Recorder& r, const LineOutcome& held, const LineOutcome& o);
+// Events another recorder appended, as a terminal prints them above its
+// prompt: "another recorder recorded seq 29:", one line per event, then
+// their findings; "" when there are none.
+[[nodiscard]] std::string followed_text(const Recorder& r, const Followed& f);
 
 class Recorder {
  public:
@@ -155,6 +172,14 @@ class Recorder {
   // recordedAt cleared: the time is the only field the recorder stamps);
   // nullopt when they are not (another recorder's events: a conflict).
   [[nodiscard]] std::optional<LineOutcome> already_recorded(std::string_view line, core::Seq expected) const;
+
+  // --- Following the store -------------------------------------------------
+  // What other recorders appended since this one last looked (the viewer's
+  // record bar, another terminal, a pipe, the server), taken as conflicted()
+  // takes them: next_seq() moves past them, so the next line entered is no
+  // conflict. Cheap when there is nothing new: one read-only transaction
+  // and the game's record (its event count). Errors: the store's.
+  [[nodiscard]] Expected<Followed> follow();
 
   // What might come next at the end of `line`: verbs and commands first;
   // the acting seat's hand for play/forage/stock/discard; occupied spaces for
