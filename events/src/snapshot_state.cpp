@@ -185,6 +185,7 @@ void write_state(SnapshotSchema::State::Builder b, const core::GameState& s) {
   if (s.victory) b.setVictory(to_schema(*s.victory));
   b.setHasDecidedAt(s.decided_at.has_value());
   if (s.decided_at) b.setDecidedAt(*s.decided_at);
+  b.setDecidedTurn(s.decided_turn);
   b.setPlayAfterEndReported(s.play_after_end_reported);
   b.setMoraleChecked(s.morale_checked);
   b.setPartStarted(s.part_started);
@@ -321,6 +322,7 @@ core::GameState read_state(SnapshotSchema::State::Reader r) {
   s.winner = r.getWinner();
   if (r.getHasVictory()) s.victory = from_schema(r.getVictory(), "snapshot victory");
   if (r.getHasDecidedAt()) s.decided_at = r.getDecidedAt();
+  s.decided_turn = r.getDecidedTurn();
   s.play_after_end_reported = r.getPlayAfterEndReported();
   s.morale_checked = r.getMoraleChecked();
   s.part_started = r.getPartStarted();
