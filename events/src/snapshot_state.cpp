@@ -32,7 +32,7 @@ consteval std::size_t field_count() {
     return sizeof...(A);
   }
 }
-static_assert(field_count<core::GameState>() == 35, "GameState changed: encode the new field here and in Snapshot.State");
+static_assert(field_count<core::GameState>() == 36, "GameState changed: encode the new field here and in Snapshot.State");
 static_assert(field_count<core::SeatState>() == 26, "SeatState changed: encode the new field here and in Snapshot.Seat");
 static_assert(field_count<core::Troop>() == 7, "Troop changed: encode the new field here and in Snapshot.Troop");
 static_assert(field_count<core::HeldCard>() == 2, "HeldCard changed: encode it here and in Snapshot.HeldCard");
