@@ -7,6 +7,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include <nlohmann/json.hpp>
 
 #include "temp_dir.hpp"
@@ -23,11 +25,11 @@ const std::string kSamples = WARLOG_SAMPLES_DIR;
 
 replay::GameAudit audit_of(const testing::TempDir& dir, const std::string& sample) {
   auto archive = replay::Archive::open(dir.store(), replay::Archive::Mode::ReadWrite);
-  EXPECT_TRUE(archive) << archive.error().message;
+  if (!archive) throw std::runtime_error(archive.error().message);
   auto game = archive->import_file(kSamples + "/games/" + sample, {});
-  EXPECT_TRUE(game) << sample;
+  if (!game) throw std::runtime_error(sample + ": " + game.error().error.message);
   auto audit = archive->audit(game->id);
-  EXPECT_TRUE(audit) << audit.error().message;
+  if (!audit) throw std::runtime_error(audit.error().message);
   return std::move(*audit);
 }
 
@@ -64,7 +66,7 @@ TEST(Outcome, AuditTextGivesEveryGameItsResultAfterItsHeader) {
   const std::string second_line = text.substr(first_eol + 1, text.find('\n', first_eol + 1) - first_eol);
   const nlohmann::json result = replay::audit_json(a).at("result");
   EXPECT_EQ(second_line, "  result: " + result.at("text").get<std::string>() + "\n");
-  EXPECT_NE(result.at("victory"), nullptr) << "every sample ends";
+  EXPECT_FALSE(result.at("victory").is_null()) << "every sample ends";
 }
 
 TEST(Outcome, AnUndecidedGameIsOnTheTurnTheFoldReached) {
