@@ -191,8 +191,8 @@ TEST(AttritionStep4_Victory, WithSeveralUnansweredTheMostSidesOfThemWins) {
 // turn 16, read as the turn 22 its log plays on to).
 TEST(AttritionStep4_Victory, TheGameIsDecidedInTheFinalTurnThoughTheLogPlaysOn) {
   auto c = unanswered_final_turn();
+  const core::Seq next_turn = c.b.last_seq() + 1;  // turn 5's TurnStarted (turn() adds its Morale Check too)
   c.b.turn();
-  const core::Seq next_turn = c.b.last_seq();
   c.b.turn();
   const auto f = fold(c.b);
   ASSERT_EQ(f.state.victory, Victory::Attrition);
