@@ -190,7 +190,9 @@ int main(int argc, char** argv) {
   CLI::App* list = app.add_subcommand("list", "List the games in the store");
   add_store(list);
   list->add_option("--format", opts.format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  list->footer("One line per game: id, date, events, title, players and allegiances. The ids are what\n"
+  list->footer("One line per game: id, date, events, title, the result its log records (its 'end' line:\n"
+               "\"Supremacy Victory for Tamsin on turn 22\", or \"none recorded\"; audit gives the result the\n"
+               "rules derive, which may differ), players and allegiances. The ids are what\n"
                "--game takes everywhere, and are given in import order. A game whose record cannot be read\n"
                "is one line on stderr (game, why), as are events or annotations with no game record (\"game N:\n"
                "events with no game record\": a deleted record hides no game), and the others are listed.\n"

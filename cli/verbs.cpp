@@ -242,22 +242,28 @@ int run_verify(const Options& o) {
 
 namespace {
 
-// The result the game's log records (its GameEnded event), as
-// replay::outcome_json; null when the log records none. Reads the last
-// block only.
-Expected<nlohmann::json> recorded_result(const Archive& archive, const replay::GameSummary& g) {
-  if (g.events == 0) return nlohmann::json(nullptr);
+// The result the game's log records (its GameEnded event, on that event's
+// turn); empty when the log records none. Reads the last block only: list
+// folds nothing (audit gives the result the rules derive).
+Expected<std::optional<replay::Outcome>> recorded_result(const Archive& archive, const replay::GameSummary& g) {
+  std::optional<replay::Outcome> out;
+  if (g.events == 0) return out;
   auto reader = archive.store().reader();
   if (!reader) return tl::unexpected(reader.error());
-  nlohmann::json out = nullptr;
   auto n = reader->scan(g.id, g.events - 1, store::kEndSeq, [&](const core::Event& ev) {
     if (const auto* end = std::get_if<core::GameEnded>(&ev.payload)) {
-      out = replay::outcome_json(replay::Outcome{end->winner, end->victory, ev.turn}, g);
+      out = replay::Outcome{end->winner, end->victory, ev.turn};
     }
     return true;
   });
   if (!n) return tl::unexpected(n.error());
   return out;
+}
+
+// One row of list's table: game, date, events, title, result, players.
+template <typename... A>
+std::string list_line(const A&... a) {
+  return fmt::format("{:>5}  {:<10}  {:>6}  {:<40}  {:<40}  {}\n", a...);
 }
 
 }  // namespace
@@ -272,27 +278,27 @@ int run_list(const Options& o) {
   job.run = [json](const Archive& archive, core::GameId id, replay::Outbox& box) {
     auto g = archive.game(id);
     if (!g) return put_error(box, g.error());
+    auto result = recorded_result(archive, *g);
+    if (!result) return put_error(box, result.error());
     if (json) {
-      auto result = recorded_result(archive, *g);
-      if (!result) return put_error(box, result.error());
       box.put(kPiece, nlohmann::json{{"game", g->id},
                                      {"title", g->title},
                                      {"date", g->date},
                                      {"events", g->events},
                                      {"players", replay::players_json(*g)},
-                                     {"result", *result}}
+                                     {"result", *result ? replay::outcome_json(**result, *g) : nlohmann::json(nullptr)}}
                           .dump());
       return;
     }
-    box.put(kPiece, fmt::format("{:>5}  {:<10}  {:>6}  {:<40}  {}\n", g->id, g->date, g->events, g->title,
-                                replay::seats_line(*g)));
+    const std::string recorded = *result ? replay::describe(**result, *g) : "none recorded";
+    box.put(kPiece, list_line(g->id, g->date, g->events, g->title, recorded, replay::seats_line(*g)));
     if (auto m = migrated_line(archive, id); m && *m) box.put(kPiece, fmt::format("{:>5}  {}\n", "", **m));
   };
   // The header comes with the first game (or at the end): a store that
   // cannot be opened prints only its error line, as before.
   bool header = false;
   auto print_header = [&header] {
-    if (!header) fmt::print("{:>5}  {:<10}  {:>6}  {:<40}  {}\n", "game", "date", "events", "title", "players");
+    if (!header) fmt::print("{}", list_line("game", "date", "events", "title", "result (recorded)", "players"));
     header = true;
   };
   std::size_t listed = 0;

@@ -21,6 +21,16 @@ std::string_view payload_name(const Payload& p) noexcept {
   return kNames[p.index()];
 }
 
+std::string_view to_string(Victory v) noexcept {
+  switch (v) {
+    case Victory::Supremacy: return "supremacy";
+    case Victory::Attrition: return "attrition";
+    case Victory::Concession: return "concession";
+    case Victory::Unfinished: return "unfinished";
+  }
+  return "?";
+}
+
 void apply(const Context& ctx, GameState& state, const Event& ev, std::vector<Finding>& out) {
   const detail::Step step{ctx, state, ev, out, out.size(), 0, {}};
   if (ev.seq != state.next_seq) {
@@ -97,6 +107,8 @@ std::string check_invariants(const GameState& s) {
     if (t.beneath < 0) return "a Territory has fewer than no cards beneath it";
     if (t.final_due && s.final_turn == 0) return "a Territory is due in a final turn that is not granted";
   }
+  // Set together where the fold decides the game (attrition.cpp).
+  if (!s.decided_at && s.decided_turn != 0) return fmt::format("decided in turn {} but at no event", s.decided_turn);
   // A placement names a Territory: its index is used as given.
   for (const PlacedBeneath& p : s.placed_this_turn) {
     if (p.territory < 0 || static_cast<std::size_t>(p.territory) >= s.territories.size()) {

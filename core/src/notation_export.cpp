@@ -125,9 +125,8 @@ struct ActionText {
   std::string operator()(const TroopFled& p) const { return "fled " + sp(p.space); }
   std::string operator()(const MoraleChecked& p) const { return "Morale " + seat_ref(p.leader); }
   std::string operator()(const GameEnded& p) const {
-    constexpr std::string_view kKinds[] = {"supremacy", "attrition", "concession", "unfinished"};
-    const auto k = static_cast<std::size_t>(p.victory);
-    return fmt::format("end {} {}", seat_ref(p.winner), k < std::size(kKinds) ? kKinds[k] : "unfinished");
+    const std::string_view kind = to_string(p.victory);
+    return fmt::format("end {} {}", seat_ref(p.winner), kind == "?" ? "unfinished" : kind);
   }
   std::string operator()(const Voided& p) const {
     std::string out = fmt::format("void {} {}", p.target, quote(p.reason));

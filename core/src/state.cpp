@@ -172,9 +172,9 @@ std::string to_text(const GameState& s) {
       also += fmt::format(" also {}", i);
     }
   }
-  line("end: final_turn {} territory {}{} winner {} victory {} decided_at {} checked {}", s.final_turn,
-       first_due, also, s.winner == kNoSeat ? 0 : s.winner + 1, s.victory ? static_cast<int>(*s.victory) : -1,
-       s.decided_at ? static_cast<long long>(*s.decided_at) : -1LL, s.win_checked_this_turn);
+  line("end: final_turn {} territory {}{} winner {} victory {} decided_at {} in turn {} checked {}", s.final_turn,
+       first_due, also, s.winner == kNoSeat ? 0 : s.winner + 1, s.victory ? to_string(*s.victory) : "undecided",
+       s.decided_at ? static_cast<long long>(*s.decided_at) : -1LL, s.decided_turn, s.win_checked_this_turn);
   for (std::size_t i = 0; i < s.seats.size(); ++i) {
     const SeatState& seat = s.seats[i];
     line("seat {}: {} ({}) registered {}", i + 1, seat.player, to_string(seat.allegiance), seat.registered);

@@ -465,5 +465,6 @@ struct Snapshot {
     moraleChecked @36 :Bool;     # this turn's Morale Check is recorded
     partStarted @37 :UInt64;     # the PhaseStarted that opened the part under way
     placedThisTurn @38 :List(Placement);
+    decidedTurn @39 :UInt16;     # the turn the game was decided in; 0 while undecided
   }
 }

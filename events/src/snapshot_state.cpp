@@ -32,7 +32,7 @@ consteval std::size_t field_count() {
     return sizeof...(A);
   }
 }
-static_assert(field_count<core::GameState>() == 35, "GameState changed: encode the new field here and in Snapshot.State");
+static_assert(field_count<core::GameState>() == 36, "GameState changed: encode the new field here and in Snapshot.State");
 static_assert(field_count<core::SeatState>() == 26, "SeatState changed: encode the new field here and in Snapshot.Seat");
 static_assert(field_count<core::Troop>() == 7, "Troop changed: encode the new field here and in Snapshot.Troop");
 static_assert(field_count<core::HeldCard>() == 2, "HeldCard changed: encode it here and in Snapshot.HeldCard");
@@ -185,6 +185,7 @@ void write_state(SnapshotSchema::State::Builder b, const core::GameState& s) {
   if (s.victory) b.setVictory(to_schema(*s.victory));
   b.setHasDecidedAt(s.decided_at.has_value());
   if (s.decided_at) b.setDecidedAt(*s.decided_at);
+  b.setDecidedTurn(s.decided_turn);
   b.setPlayAfterEndReported(s.play_after_end_reported);
   b.setMoraleChecked(s.morale_checked);
   b.setPartStarted(s.part_started);
@@ -321,6 +322,7 @@ core::GameState read_state(SnapshotSchema::State::Reader r) {
   s.winner = r.getWinner();
   if (r.getHasVictory()) s.victory = from_schema(r.getVictory(), "snapshot victory");
   if (r.getHasDecidedAt()) s.decided_at = r.getDecidedAt();
+  s.decided_turn = r.getDecidedTurn();
   s.play_after_end_reported = r.getPlayAfterEndReported();
   s.morale_checked = r.getMoraleChecked();
   s.part_started = r.getPartStarted();

@@ -36,6 +36,9 @@ std::string audit_text(const GameAudit& audit) {
   std::string out = fmt::format("game {}  \"{}\"  {}  {}  {} events\n", audit.game.id, audit.game.title,
                                 audit.game.date, seats_line(audit.game), audit.game.events);
   const RestsOn* rests = audit.rests_on ? &*audit.rests_on : nullptr;
+  // The result as the fold derives it, in JSON's "result" words.
+  out += fmt::format("  result: {}{}\n", outcome_words(outcome_of(audit.final_state), audit.game),
+                     rests != nullptr && !rests->result.empty() ? " rests on " + violations_text(rests->result) : "");
   for (std::size_t i = 0; i < audit.findings.size(); ++i) {
     out += finding_text(audit.findings[i], audit.game.seats);
     if (rests != nullptr && i < rests->findings.size() && !rests->findings[i].empty()) {
@@ -43,11 +46,6 @@ std::string audit_text(const GameAudit& audit) {
     }
   }
   if (audit.findings.empty()) out += "  clean: no findings\n";
-  if (rests != nullptr && !rests->result.empty()) {
-    const core::GameState& s = audit.final_state;
-    out += fmt::format("  result: {} rests on {}\n", outcome_words(Outcome{s.winner, s.victory, s.turn}, audit.game),
-                       violations_text(rests->result));
-  }
   if (!audit.struck.empty()) {
     // Struck through: in the log, skipped by the fold (docs/warlog-rules.md › Corrections).
     out += fmt::format("  struck events ({}: in the log, not in the game):\n", audit.struck.size());
@@ -111,13 +109,12 @@ nlohmann::json players_json(const GameSummary& g) {
 }
 
 nlohmann::json audit_json(const GameAudit& audit) {
-  const core::GameState& s = audit.final_state;
   nlohmann::json g{{"game", audit.game.id},
                    {"title", audit.game.title},
                    {"date", audit.game.date},
                    {"events", audit.game.events},
                    {"players", players_json(audit.game)},
-                   {"result", outcome_json(Outcome{s.winner, s.victory, s.turn}, audit.game)},
+                   {"result", outcome_json(outcome_of(audit.final_state), audit.game)},
                    {"ruleset", audit.ruleset_hash},
                    {"catalog", audit.catalog_hash},
                    {"digest", audit.digest()},

@@ -16,31 +16,6 @@ namespace warlog::replay {
 
 namespace {
 
-// The turn in which the fold decided the game: that of the event before the
-// deciding one (an Attrition Victory is derived at the TurnStarted after the
-// final turn, which belongs to the final turn; a Supremacy or a recorded end
-// falls within its turn, like the event before it).
-struct DecidedTurn {
-  std::optional<std::uint16_t> turn;
-  std::uint16_t last = 0;  // the turn of the event folded before
-  void after(const core::GameState& s, const core::Event& ev) {
-    if (!turn && s.decided_at) turn = last;
-    last = ev.turn;
-  }
-  static DecidedTurn of(const core::GameState& s, std::span<const core::Event> events) {
-    DecidedTurn d;
-    if (s.decided_at && *s.decided_at < events.size()) d.turn = events[*s.decided_at == 0 ? 0 : *s.decided_at - 1].turn;
-    return d;
-  }
-};
-
-// A decided game's turn is the turn it was decided in (an Attrition Victory
-// at the end of turn 16 is "on turn 16" even when the log plays on to 22);
-// an undecided one's is the turn the fold reached.
-Outcome outcome_of(const core::GameState& s, const DecidedTurn& d) {
-  return Outcome{s.winner, s.victory, s.victory && d.turn ? *d.turn : s.turn};
-}
-
 using Key = std::tuple<core::Seq, std::string_view, std::string>;
 Key key_of(const LocatedFinding& f) { return {f.finding.seq, f.finding.rule_id, f.finding.message}; }
 
@@ -152,7 +127,6 @@ Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const Rule
     }
   };
   bool corrected = false;
-  DecidedTurn decided_b, decided_c;
   auto n = reader->scan(id, 0, store::kEndSeq, [&](const core::Event& ev) {
     if (core::is_correction(ev.payload)) {
       corrected = true;  // compared again below, through corrections.hpp
@@ -160,11 +134,9 @@ Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const Rule
     }
     fb.clear();
     core::apply(base, sb, ev, fb);
-    decided_b.after(sb, ev);
     if (diff.undetermined) return true;  // only the base's outcome is still wanted
     fc.clear();
     core::apply(cand, sc, ev, fc);
-    decided_c.after(sc, ev);
     compare(ev, sb, sc, fb, fc);
     locate_findings(fb, ev, all_b);
     locate_findings(fc, ev, all_c);
@@ -192,9 +164,6 @@ Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const Rule
     }
     sb = b.state();
     sc = c.state();
-    // A backup may take a decision back: the turn is the deciding event's.
-    decided_b = DecidedTurn::of(sb, *events);
-    decided_c = DecidedTurn::of(sc, *events);
     all_b.clear();
     all_c.clear();
     locate_all(b.findings(), *events, all_b);
@@ -207,9 +176,13 @@ Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const Rule
   }
   diff.added = minus(all_c, all_b, key_of);
   diff.removed = minus(all_b, all_c, key_of);
-  diff.base = outcome_of(sb, decided_b);
-  diff.candidate = outcome_of(sc, decided_c);
+  diff.base = outcome_of(sb);
+  diff.candidate = outcome_of(sc);
   return diff;
+}
+
+Outcome outcome_of(const core::GameState& s) {
+  return Outcome{s.winner, s.victory, s.decided_at ? s.decided_turn : s.turn};
 }
 
 std::string describe(const Outcome& o, const GameSummary& g) {

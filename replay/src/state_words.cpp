@@ -359,8 +359,12 @@ class Teller {
       note(c_.win_checked_this_turn ? "the win has been checked this turn, which under the base it has not"
                                     : "the win has not been checked this turn, which under the base it has");
     }
-    if (c_.decided_at != b_.decided_at && c_.winner == b_.winner && c_.victory == b_.victory) {
-      note("the game was decided at another event");
+    if (c_.winner == b_.winner && c_.victory == b_.victory) {
+      if (c_.decided_turn != b_.decided_turn && c_.decided_at && b_.decided_at) {
+        note(fmt::format("the game was decided in turn {} instead of {}", c_.decided_turn, b_.decided_turn));
+      } else if (c_.decided_at != b_.decided_at) {
+        note("the game was decided at another event");
+      }
     }
   }
 

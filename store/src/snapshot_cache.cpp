@@ -29,7 +29,9 @@ namespace {
 
 static_assert(crypto_auth_BYTES == 32 && crypto_auth_KEYBYTES == 32);
 constexpr std::size_t kMacBytes = crypto_auth_BYTES;
-constexpr std::string_view kKeyTag = "warlog.snapshot-cache.1";
+// .2: a snapshot's state holds the turn the game was decided in
+// (decidedTurn); one cached before would read as decided in turn 0.
+constexpr std::string_view kKeyTag = "warlog.snapshot-cache.2";
 constexpr const char* kDbCacheSnapshots = "snapshots";
 constexpr const char* kDbCacheByGame = "by_game";
 // Address space, not disk: LMDB grows data.mdb as pages are used. 2,000

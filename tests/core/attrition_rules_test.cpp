@@ -195,6 +195,8 @@ TEST(AttritionStep2_Supremacy, TheLeaderControllingEveryTerritoryWinsAtStep2) {
   EXPECT_EQ(*f.state.victory, Victory::Supremacy);
   EXPECT_EQ(f.state.winner, kAna);
   EXPECT_EQ(f.state.decided_at, decided);
+  EXPECT_EQ(f.state.decided_turn, f.state.turn) << "a Supremacy is decided in the turn under way";
+  EXPECT_NE(f.state.decided_turn, 0);
   EXPECT_EQ(f.state.phase, core::Phase::End);
 }
 

@@ -6,6 +6,8 @@
 // The games need two Territories of Threshold 1, which the sample catalog
 // lacks: they are folded under the sample catalog plus two test cards.
 
+#include <fmt/format.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -191,6 +193,31 @@ TEST(AttritionStep4_Victory, WithSeveralUnansweredTheMostSidesOfThemWins) {
   expect_clean(f);
   EXPECT_EQ(f.state.victory, Victory::Attrition);
   EXPECT_EQ(f.state.winner, kBo) << "sides 1 to 2 over both Cairns, though Ana leads";
+}
+
+// The turn of the decision is the final turn, also when the Attrition
+// Victory is derived at the next turn's TurnStarted (the long hedgerow's
+// turn 16, read as the turn 22 its log plays on to).
+TEST(AttritionStep4_Victory, TheGameIsDecidedInTheFinalTurnThoughTheLogPlaysOn) {
+  auto c = unanswered_final_turn();
+  const core::Seq next_turn = c.b.last_seq() + 1;  // turn 5's TurnStarted (turn() adds its Morale Check too)
+  c.b.turn();
+  c.b.turn();
+  const auto f = fold(c.b);
+  ASSERT_EQ(f.state.victory, Victory::Attrition);
+  EXPECT_EQ(f.state.decided_at, next_turn);
+  EXPECT_EQ(f.state.turn, 6);
+  EXPECT_EQ(f.state.decided_turn, 4) << "the final turn, not the turn the log reached";
+  EXPECT_THAT(core::to_text(f.state), ::testing::HasSubstr(fmt::format(
+                                          "victory attrition decided_at {} in turn 4 ", next_turn)));
+}
+
+TEST(AttritionStep4_Victory, DerivedAtTheGameEndedItIsDecidedInTheFinalTurn) {
+  auto c = unanswered_final_turn();
+  c.b.act(core::kNoSeat, GameEnded{kBo, Victory::Attrition});
+  const auto f = fold(c.b);
+  EXPECT_EQ(f.state.decided_at, c.b.last_seq());
+  EXPECT_EQ(f.state.decided_turn, 4);
 }
 
 TEST(AttritionStep4_Victory, WithSeveralUnansweredAnotherWinnerIsAViolation) {

@@ -138,6 +138,7 @@ core::GameState rich_state() {
   s.winner = 1;
   s.victory = Victory::Concession;
   s.decided_at = 999'999;
+  s.decided_turn = 16;
   s.play_after_end_reported = true;
   return s;
 }
@@ -221,6 +222,7 @@ TEST(SnapshotCodec, EachFieldChangedAloneComesBack) {
       {"victory cleared", [](GameState& s) { s.victory.reset(); }},
       {"decided_at", [](GameState& s) { s.decided_at = s.decided_at.value_or(0) + 1; }},
       {"decided_at zero", [](GameState& s) { s.decided_at = 0; }},
+      {"decided_turn", [](GameState& s) { ++s.decided_turn; }},
       {"play after end", [](GameState& s) { s.play_after_end_reported = !s.play_after_end_reported; }},
   };
   for (const GameState& base : {GameState{}, rich_state()}) {

@@ -149,6 +149,10 @@ TEST(Recorder, AfterGameEndedNothingIsRecorded) {
     ASSERT_THAT(enter(r, line).status, AnyOf(LineStatus::Recorded, LineStatus::Nothing)) << line;
   }
   ASSERT_EQ(r.ended_at(), 37u);
+  // The kind of victory by its name, not its number ("victory 0").
+  const std::string state = enter(r, "state").message;
+  EXPECT_THAT(state, HasSubstr(" victory supremacy decided_at "));
+  EXPECT_THAT(state, ::testing::Not(HasSubstr("victory 0")));
   LineOutcome o = enter(r, "Turn 9");
   EXPECT_EQ(o.status, LineStatus::Ended);
   EXPECT_EQ(o.message, fmt::format("game {} ended at seq 37: call a judge", r.game()));
@@ -209,7 +213,9 @@ TEST(Recorder, CommandsShowTheGameAndRecordNothing) {
   EXPECT_THAT(board.message, HasSubstr("b1  Ironclaw Lancer"));
   EXPECT_THAT(enter(r, "hand 1").message, HasSubstr("Supply Wagon"));
   EXPECT_THAT(enter(r, "hand 3").message, HasSubstr("hand 1 or hand 2"));
-  EXPECT_THAT(enter(r, "state").message, HasSubstr("Ironclaw Lancer"));
+  const std::string state = enter(r, "state").message;
+  EXPECT_THAT(state, HasSubstr("Ironclaw Lancer"));
+  EXPECT_THAT(state, HasSubstr(" victory undecided decided_at -1 in turn 0 "));
   EXPECT_THAT(enter(r, "findings").message, HasSubstr("no findings"));
   EXPECT_THAT(enter(r, "help").message, HasSubstr("board"));
   EXPECT_EQ(f.stored(r.game()), before);

@@ -13,6 +13,7 @@
 
 #include "store_fixtures.hpp"
 #include "warlog/store/reader.hpp"
+#include "warlog/core/hash.hpp"
 #include "warlog/store/snapshot_cache.hpp"
 
 namespace warlog::store {
@@ -66,6 +67,26 @@ TEST(SnapshotCacheKey, EveryPartOfTheBindingChangesTheKey) {
   others[5].engine_version += 1;
   for (std::size_t i = 0; i < others.size(); ++i) EXPECT_NE(cache_key(others[i]), k) << "part " << i;
   EXPECT_EQ(cache_key(binding(41)), k) << "a pure function";
+}
+
+// The key as snapshot_cache.hpp documents it, under the tag of snapshots
+// whose state holds the turn the game was decided in: one cached under
+// ".1" (no decidedTurn, read back as turn 0) is never found.
+TEST(SnapshotCacheKey, IsTheDocumentedHashUnderTheTagOfSnapshotsWithTheirDecidedTurn) {
+  const SnapshotBinding b = binding(41);
+  auto key_under = [&b](std::string_view tag) {
+    std::string msg(tag);
+    auto bytes = [&msg](const core::Digest& d) { msg.append(reinterpret_cast<const char*>(d.data()), d.size()); };
+    bytes(b.identity);
+    for (int i = 7; i >= 0; --i) msg += static_cast<char>((b.seq >> (8 * i)) & 0xFF);
+    bytes(b.chain);
+    bytes(b.ruleset);
+    bytes(b.catalog);
+    for (int i = 3; i >= 0; --i) msg += static_cast<char>((b.engine_version >> (8 * i)) & 0xFF);
+    return core::blake2b(msg);
+  };
+  EXPECT_EQ(cache_key(b), key_under("warlog.snapshot-cache.2"));
+  EXPECT_NE(cache_key(b), key_under("warlog.snapshot-cache.1"));
 }
 
 TEST(SnapshotCache, PutThenGetUnderTheSameBindingOnly) {

@@ -207,5 +207,32 @@ TEST(Results, TheRoundsResultsFollowTheFoldThroughCorrectionsAndTheDisputes) {
   EXPECT_EQ(none.error().code, ErrorCode::NotFound);
 }
 
+// A table's result is on the turn the game was decided in: the long
+// hedgerow, played at an event, is won by Tamsin's Attrition Victory at the
+// end of its final turn 16, not on turn 22, the turn its log plays on to.
+TEST(Results, AResultIsOnTheTurnTheGameWasDecidedInNotTheLastTurnPlayed) {
+  EventStore s;
+  const std::string samples = WARLOG_SAMPLES_DIR;
+  std::ifstream in(samples + "/games/the_long_hedgerow.wlog", std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (auto at = text.find("\"../"); at != std::string::npos; at = text.find("\"../", at)) {
+    text.replace(at, 4, "\"" + samples + "/");
+  }
+  const std::string title = "[Title \"The long hedgerow\"]\n";
+  const auto at = text.find(title);
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + title.size(), "[Event \"Hedgerow Cup\"]\n[Round 1]\n[Table 3]\n");
+  auto game = s.archive.import_file(s.file("hedgerow.wlog", text), {});
+  ASSERT_TRUE(game.has_value()) << game.error().error.message;
+
+  auto results = round_results(s.archive, "Hedgerow Cup", 1, replay::Keyring{});
+  ASSERT_TRUE(results.has_value()) << results.error().message;
+  ASSERT_EQ(results->size(), 1U);
+  EXPECT_EQ((*results)[0].outcome.turn, 16);
+  EXPECT_EQ((*results)[0].outcome.victory, core::Victory::Attrition);
+  EXPECT_THAT(results_csv(*results), HasSubstr("\n3,1,Wren,Tamsin,won,Tamsin,attrition,16,"));
+  EXPECT_EQ(results_json("Hedgerow Cup", 1, *results)["tables"][0]["outcome"]["turn"], 16);
+}
+
 }  // namespace
 }  // namespace warlog::tournament

@@ -90,6 +90,24 @@ TEST_F(MainWindowTest, ShowsTheGameListTimelineBattlefieldStateAndFindings) {
   EXPECT_GE(shot.width(), 800);
 }
 
+// The result column: the long hedgerow's Attrition Victory at the end of
+// its final turn 16 read "on turn 22", the turn its log plays on to.
+TEST_F(MainWindowTest, TheGameListGivesAResultOnTheTurnTheGameWasDecidedIn) {
+  GameListModel& games = *window_->game_list_model();
+  core::GameId hedgerow = 0;
+  for (int row = 0; row < games.rowCount(); ++row) {
+    if (games.index(row, GameListModel::Title).data().toString() == QStringLiteral("The long hedgerow")) {
+      hedgerow = games.index(row, GameListModel::Id).data(GameListModel::GameIdRole).toULongLong();
+    }
+  }
+  ASSERT_NE(hedgerow, 0u);
+  const auto opened = window_->open_game(hedgerow);
+  ASSERT_TRUE(opened) << opened.error().message;
+  ASSERT_TRUE(wait_until([&] { return games.has_facts(hedgerow); }));
+  EXPECT_EQ(games.index(games.row_of(hedgerow), GameListModel::Result).data().toString(),
+            QStringLiteral("Attrition Victory for Tamsin on turn 16"));
+}
+
 TEST_F(MainWindowTest, ModelsStayValidWhileTheWindowSteps) {
   using Tester = QAbstractItemModelTester;
   constexpr auto kFatal = Tester::FailureReportingMode::Fatal;

@@ -77,8 +77,7 @@ Expected<std::vector<TableResult>> round_results(const replay::Archive& archive,
     TableResult r;
     r.table = g.table;
     r.game = audit->game;
-    const core::GameState& s = audit->final_state;
-    r.outcome = replay::Outcome{s.winner, s.victory, s.turn};
+    r.outcome = replay::outcome_of(audit->final_state);
     // A violation a judge has ruled on (a dispute at its event, resolved)
     // is no longer open (rulings R-092); a struck event's findings are
     // notes already.

@@ -92,7 +92,7 @@ std::vector<core::Seq> finding_seqs(const replay::FindingList& findings) {
 GameListModel::Facts facts_of(const replay::GameSummary& game, const core::GameState& s, std::size_t findings,
                               std::size_t violations) {
   GameListModel::Facts facts;
-  facts.result = replay::describe(replay::Outcome{s.winner, s.victory, s.turn}, game);
+  facts.result = replay::describe(replay::outcome_of(s), game);
   facts.findings = static_cast<int>(findings);
   facts.violations = static_cast<int>(violations);
   return facts;

@@ -94,6 +94,7 @@ void check_supremacy(const Step& st) {
   s.winner = s.leader;
   s.victory = Victory::Supremacy;
   s.decided_at = st.ev.seq;
+  s.decided_turn = s.turn;
 }
 
 // --- 3. Pay Provision Costs --------------------------------------------------
@@ -327,6 +328,8 @@ void end_of_turn(const Step& st) {
       s.winner = count[0] > count[1] ? Seat{0} : count[1] > count[0] ? Seat{1} : s.leader;
       s.victory = Victory::Attrition;
       s.decided_at = st.ev.seq;
+      // The turn that ended, not the TurnStarted's next one.
+      s.decided_turn = s.turn;
       // Derived at a TurnStarted: the log plays a turn the rules do not
       // grant. Report it here, once, under this rule rather than as a
       // generic LOG.result on the next event.

@@ -81,6 +81,8 @@ struct PhaseStarted {  // header.phase and header.seat say which
   friend bool operator==(const PhaseStarted&, const PhaseStarted&) = default;
 };
 enum class Victory : std::uint8_t { Supremacy, Attrition, Concession, Unfinished };
+// The notation's keyword: "supremacy", "attrition", "concession", "unfinished".
+[[nodiscard]] std::string_view to_string(Victory v) noexcept;
 struct GameEnded {  // the result as recorded; the fold checks it
   Seat winner = kNoSeat;
   Victory victory = Victory::Unfinished;

@@ -169,6 +169,8 @@ struct GameState {
   Seat winner = kNoSeat;
   std::optional<Victory> victory;
   std::optional<Seq> decided_at; // the event at which the fold decided the game
+  std::uint16_t decided_turn = 0; // the turn it was decided in (an Attrition Victory derived at the
+                                  // next TurnStarted: the final turn); 0 while decided_at is empty
   bool play_after_end_reported = false;
 
   friend bool operator==(const GameState&, const GameState&) = default;

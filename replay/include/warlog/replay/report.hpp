@@ -12,8 +12,10 @@
 
 namespace warlog::replay {
 
-// One game's audit as text: a header line, then per finding two or three
-// lines (where, rule id and severity/basis; the message; the citation).
+// One game's audit as text: a header line, the result as the fold derives
+// it ("  result: Seat 2 (Tamsin) wins by Attrition on turn 16", with "rests
+// on ..." under --rests-on), then per finding two or three lines (where,
+// rule id and severity/basis; the message; the citation). Needs final_state.
 // Deterministic: the golden audits of the samples are this text.
 [[nodiscard]] std::string audit_text(const GameAudit& audit);
 

@@ -23,6 +23,13 @@ struct Outcome {
   friend bool operator==(const Outcome&, const Outcome&) = default;
 };
 
+// The game's result as the fold derives it: a decided game's turn is the turn
+// it was decided in (an Attrition Victory at the end of the final turn 16 is
+// "on turn 16" even when the log plays on to 22), a concession's the turn of
+// its GameEnded, an undecided game's the turn the fold reached. What audit,
+// rule-diff, the viewer and serve results all print.
+[[nodiscard]] Outcome outcome_of(const core::GameState& s);
+
 // Every compared game falls in exactly one class (issue 15), used alike by
 // the text, CSV and JSON reports:
 //   unchanged     both folds agree at every event;

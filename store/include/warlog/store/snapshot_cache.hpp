@@ -7,7 +7,7 @@
 //   snapshots  cache_key(binding)                 (32 bytes)  snapshot bytes ‖ MAC (32 bytes)
 //   by_game    identity ‖ seq u64 BE ‖ cache key  (72 bytes)  empty: a hint of what exists
 //
-// cache_key = BLAKE2b-256("warlog.snapshot-cache.1" ‖ identity ‖ seq u64 BE ‖
+// cache_key = BLAKE2b-256("warlog.snapshot-cache.2" ‖ identity ‖ seq u64 BE ‖
 // chain value through seq ‖ ruleset digest ‖ catalog digest ‖ engine version
 // u32 BE), so a snapshot is found only by whoever can name everything it was
 // folded from, the events as they are now included. MAC = crypto_auth
