@@ -179,7 +179,7 @@ int run_audit(const Options& o) {
   // With orphans: events or annotations under an id with no game record (a
   // deleted record) are a game the audit cannot read, one line and exit 2,
   // never silently left out of an audit of every game.
-  job.select = [o](const Archive& archive) { return selected_games(archive, o, /*orphans=*/true); };
+  job.orphans = true;  // --shard is applied by run_verb_job, after it parses it
   job.run = [&ao, &formats, &rule, floor, summary = o.summary, quiet = o.quiet, times = o.times, &ring = *keyring,
              require_signed = o.require_signed](const Archive& archive, core::GameId id, replay::Outbox& box) {
     auto r = archive.audit(id, *ao);

@@ -27,7 +27,8 @@ Expected<VerbOutcome> run_verb_job(const Options& opts, VerbJob job) {
     return tl::unexpected(s.error());
   }
   if (!job.select) {
-    job.select = [o](const replay::Archive& a) { return selected_games(a, o); };
+    // After parse_shard: the selection is of this shard.
+    job.select = [o, orphans = job.orphans](const replay::Archive& a) { return selected_games(a, o, orphans); };
   }
   VerbOutcome outcome;
   std::unique_ptr<Progress> bar;

@@ -31,6 +31,9 @@ struct VerbJob {
   unsigned jobs = 1;
   // Defaults to the --game ids, else every game, with --shard applied.
   std::function<Expected<std::vector<core::GameId>>(const replay::Archive&)> select;
+  // With the default select: also the ids with events or annotations but no
+  // game record (a deleted record), so they are reported, never left out.
+  bool orphans = false;
   std::function<void(const replay::Archive&, core::GameId, replay::Outbox&)> run;
   std::function<Expected<void>(const replay::Archive&)> finish;
   // Records of other tags (kPiece, kTally), in game order; optional.

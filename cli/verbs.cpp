@@ -143,7 +143,7 @@ int run_verify(const Options& o) {
   VerbJob job;
   // With orphans: events stored under an id with no game record (a deleted
   // record) are a game too, reported broken.
-  job.select = [o](const Archive& archive) { return selected_games(archive, o, /*orphans=*/true); };
+  job.orphans = true;  // --shard is applied by run_verb_job, after it parses it
   const bool json = o.format == "json";
   job.run = [snapshots = o.snapshots, require_signed = o.require_signed, json, &ring = *keyring](
                 const Archive& archive, core::GameId id, replay::Outbox& box) {

@@ -12,6 +12,7 @@
 // Each store is made as the judge's tools make it, then edited with raw LMDB
 // as an attacker with write access would (store_fixtures.hpp).
 
+#include <vector>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -94,7 +95,7 @@ TEST_F(AnnotationTrust, DisputeListRefusesAGameWhoseRulingWasEditedInPlaceAndLis
 
 TEST_F(AnnotationTrust, DisputeShowAndExportTestRefuseTheEditedRuling) {
   edit_ruling_in_place();
-  for (const std::string verb : {"dispute show 1:27:0", "dispute show 1:27:0 --format json",
+  for (const std::string& verb : std::vector<std::string>{"dispute show 1:27:0", "dispute show 1:27:0 --format json",
                                  "dispute export-test 1:27:0 --out '" + (dir_.path() / "cases").string() + "'"}) {
     const auto r = run(verb);
     EXPECT_EQ(r.code, 2) << verb << "\n" << r.out << r.err;
