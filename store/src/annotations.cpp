@@ -6,9 +6,13 @@
 #include <sodium.h>
 
 #include <cstring>
+#include <optional>
+#include <string>
+#include <type_traits>
 #include <variant>
 
 #include "shared.hpp"
+#include "warlog/core/text.hpp"
 #include "warlog/events/annotation_codec.hpp"
 #include "warlog/store/game_meta.hpp"
 #include "warlog/store/reader.hpp"
@@ -191,6 +195,50 @@ core::Digest annotation_chain_next(const core::Digest& prev, std::string_view ca
 }
 
 // --- Writing ----------------------------------------------------------------------
+namespace {
+
+// The free text of an annotation, as check_text (core/text.hpp) takes event
+// text: one invalid byte made every JSON output of the store fail, and a
+// terminal escape in a claim could redraw a judge's screen (an attacker's
+// trial). Refused here, the one path every dispute, ruling and signature
+// takes in.
+std::optional<std::string> annotation_text_fault(const core::Annotation& a) {
+  std::optional<std::string> out;
+  const auto text = [&out](std::string_view field, std::string_view value) {
+    if (out) return;
+    if (const auto fault = core::check_text(value)) {
+      out = fmt::format("the {} holds {} at byte {}", field, fault->reason, fault->offset);
+    }
+  };
+  const auto citations = [&text](const std::vector<core::Citation>& cs) {
+    for (const auto& c : cs) text("citation", c.text);
+  };
+  std::visit(
+      [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, core::DisputeRaised>) {
+          text("claim", v.claim);
+          text("name of who raised it", v.raised_by);
+          citations(v.citations);
+          text("time", v.created_at);
+        } else if constexpr (std::is_same_v<T, core::DisputeRuled>) {
+          text("ruling", v.ruling);
+          text("name of who ruled", v.ruled_by);
+          citations(v.citations);
+          if (v.expectation) text("expected rule", v.expectation->rule_id);
+          text("time", v.ruled_at);
+        } else if constexpr (std::is_same_v<T, core::GameSigned>) {
+          text("signer", v.signer);
+        } else {
+          for (const auto& n : v.signers) text("signer", n);
+        }
+      },
+      a);
+  return out;
+}
+
+}  // namespace
+
 Expected<std::uint64_t> Store::append_annotation(core::GameId game, core::Seq seq, const core::Annotation& a,
                                                  std::optional<std::uint64_t> expected_next) {
   const auto* signed_ = std::get_if<core::GameSigned>(&a);
@@ -199,6 +247,10 @@ Expected<std::uint64_t> Store::append_annotation(core::GameId game, core::Seq se
                       fmt::format("game {}: a signature over {} events concerns the last event it covers, "
                                   "not seq {}",
                                   game, signed_->event_count, seq));
+  }
+  if (auto fault = annotation_text_fault(a)) {
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("game {}, seq {}: {}; nothing was written", game, seq, *fault));
   }
   const std::string bytes = events::encode_annotation(seq, a);
   if (bytes.size() > events::kMaxAnnotationBytes) {

@@ -188,6 +188,27 @@ TEST_F(AnnotationsTest, UnknownGameOrEventIsNotFoundAndWritesNothing) {
   EXPECT_EQ(store.reader()->game(2)->annotation_count, 0u);
 }
 
+// An attacker's trial: a claim with an invalid byte and a terminal escape
+// (`--claim $'bad \xff\x1b[2J ruling'`) was stored; every JSON output of the
+// store then failed and `dispute list` cleared the judge's screen.
+TEST_F(AnnotationsTest, AClaimOrRulingThatIsNotCleanTextIsRefusedAndWritesNothing) {
+  auto store = open_store(dir_.store());
+  auto r = store.append_annotation(2, 3, dispute("bad \xff ruling"));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::InvalidArgument);
+  EXPECT_THAT(r.error().message, HasSubstr("the claim holds invalid UTF-8 (byte 0xff) at byte 4"));
+  r = store.append_annotation(2, 3, dispute("clears \x1b[2J the screen"));
+  ASSERT_FALSE(r);
+  EXPECT_THAT(r.error().message, HasSubstr("the claim holds a control character (U+001B)"));
+  ASSERT_TRUE(store.append_annotation(2, 3, dispute("a clean claim,\nover two lines")));
+  auto bad_ruling = ruling(0);
+  bad_ruling.ruled_by = std::string("Judge\x07");
+  r = store.append_annotation(2, 3, bad_ruling);
+  ASSERT_FALSE(r);
+  EXPECT_THAT(r.error().message, HasSubstr("the name of who ruled holds a control character (U+0007)"));
+  EXPECT_EQ(store.reader()->game(2)->annotation_count, 1u) << "only the clean claim";
+}
+
 TEST_F(AnnotationsTest, ARulingNamesTheNthDisputeAtItsSeq) {
   auto store = open_store(dir_.store());
   ASSERT_TRUE(store.append_annotation(1, 5, dispute("here")));
