@@ -22,7 +22,9 @@ int main(int argc, char** argv) {
       "changed game: each verb's --help says), 2 usage or I/O error.\n"
       "The reading verbs read the store in a separate process: a data file damaged at the page level\n"
       "is one line on stderr naming the game (and page) it stopped at, exit 2, and the other games are\n"
-      "still reported.",
+      "still reported. The writing verbs (import, dispute, sign, migrate, record, generate) do their store\n"
+      "work in a child process too: a writer that dies on a damaged page is the same one line, exit 2,\n"
+      "and its uncommitted write leaves the store as it was.",
       "warlog"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show help for every verb");

@@ -4,8 +4,8 @@
 // history and completion that knows the game, following the store between
 // keystrokes. From a pipe: one result per line.
 //
-// A writing verb, like import: it opens the store in this process (the
-// isolated readers of cli/isolated.hpp are for the reading verbs).
+// A writing verb, like import: main() runs it in a forked child
+// (cli/store_process.hpp), so a damaged page is one line, never a signal.
 
 #include <CLI/CLI.hpp>
 #include <editline/readline.h>
