@@ -6,6 +6,8 @@
 //   1: the first, unversioned shapes.
 //   2: every output an object with `schema`; audit and rule-diff carry
 //      players, classes and outcomes; rules' options a list.
+//   3: rule-diff's summary counts the games --only/--rule select; a held
+//      record line (needs-confirm) has no seq.
 
 #include <string>
 #include <string_view>
@@ -14,7 +16,7 @@
 
 namespace warlog::cli {
 
-inline constexpr int kJsonSchemaVersion = 2;
+inline constexpr int kJsonSchemaVersion = 3;
 
 // {"name": "warlog.VERB", "version": kJsonSchemaVersion}
 inline nlohmann::json schema_json(std::string_view verb) {

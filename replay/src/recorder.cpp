@@ -421,6 +421,9 @@ core::NotationPlace Recorder::place() const noexcept { return impl_->session.pla
 const std::vector<core::SeatSetup>& Recorder::seats() const noexcept { return impl_->seats; }
 
 std::string Recorder::where() const {
+  // After `end` only a judge's backup or a void of the GameEnded records
+  // the prompt says so before a line is refused for it.
+  if (const auto end = ended_at()) return fmt::format("ended at seq {}", *end);
   const core::NotationPlace p = place();
   if (!p.in_turn) return "setup";
   std::string out = fmt::format("turn {} {}", p.turn, core::to_string(p.phase));

@@ -253,8 +253,11 @@ std::string held_findings_text(const Recorder& r, const std::vector<replay::Loca
 std::string events_text(const std::vector<core::Event>& events) {
   std::string out;
   for (const auto& ev : events) {
-    out += fmt::format("  seq {} {} (turn {} {}, seat {})\n", ev.seq, core::payload_name(ev.payload), ev.turn,
-                       core::to_string(ev.phase), ev.seat == core::kNoSeat ? 0 : ev.seat + 1);
+    // A turn's opening and the game's end belong to no seat: "seat 0" read
+    // as a seat to a scorekeeper's trial.
+    const std::string seat = ev.seat == core::kNoSeat ? std::string() : fmt::format(", seat {}", ev.seat + 1);
+    out += fmt::format("  seq {} {} (turn {} {}{})\n", ev.seq, core::payload_name(ev.payload), ev.turn,
+                       core::to_string(ev.phase), seat);
   }
   return out;
 }

@@ -154,7 +154,7 @@ TEST(Cli, NotationErrorReportsFileLineColumnAndWritesNothing) {
   EXPECT_NE(r.out.find("nothing imported"), std::string::npos) << r.out;
   const CliRun list = run("list --store " + dir.store() + " --format json");
   EXPECT_EQ(list.code, 0);
-  EXPECT_EQ(list.out, "{\"schema\": {\"name\":\"warlog.list\",\"version\":2}, \"games\": []}\n")
+  EXPECT_EQ(list.out, "{\"schema\": {\"name\":\"warlog.list\",\"version\":3}, \"games\": []}\n")
       << "a failed import writes no game";
 }
 

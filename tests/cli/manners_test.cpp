@@ -48,7 +48,7 @@ TEST(CliManners, VersionPrintsVersionJsonSchemaAndStoreFormatOneALine) {
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_TRUE(std::regex_match(r.out, std::regex("warlog [0-9]+\\.[0-9]+\\.[0-9]+\n"
-                                                 "json-schema 2\n"
+                                                 "json-schema 3\n"
                                                  "store-format " +
                                                  std::to_string(store::kFormatVersion) + "\n")))
       << r.out;

@@ -114,38 +114,6 @@ TEST(CorrectionsReplay, AuditTimesShowEachPartOfATimedScoresheet) {
   EXPECT_EQ(replay::audit_times_text(*b), "  times: none recorded\n");
 }
 
-TEST(CorrectionsReplay, ATimeThatGoesBackwardsIsKeptAndNoted) {
-  // The sample with its first Muster line timed before the Morale Check.
-  testing::TempDir dir;
-  const fs::path root = dir.path();
-  for (const char* sub : {"rulesets", "catalogs", "decks"}) fs::create_directory_symlink(fs::path(WARLOG_SAMPLES_DIR) / sub, root / sub);
-  fs::create_directory(root / "games");
-  std::ifstream in(fs::path(WARLOG_SAMPLES_DIR) / "games" / "the_mill_road_appeal.wlog");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const auto at = text.find("@19:02:55 Muster 2");
-  ASSERT_NE(at, std::string::npos);
-  text.replace(at, 9, "@19:02:30");  // 11 s before the Morale Check at 19:02:41
-  std::ofstream(root / "games" / "clock.wlog") << text;
-  auto archive = replay::Archive::open(dir.store(), replay::Archive::Mode::ReadWrite);
-  ASSERT_TRUE(archive) << archive.error().message;
-  auto r = archive->import_file((root / "games" / "clock.wlog").string(), {});
-  ASSERT_TRUE(r) << r.error().error.message;
-  auto a = archive->audit(r->id);
-  ASSERT_TRUE(a);
-  std::vector<replay::LocatedFinding> noted;
-  for (const auto& f : a->findings) {
-    if (f.finding.rule_id == "LOG.time") noted.push_back(f);
-  }
-  ASSERT_EQ(noted.size(), 1u) << replay::audit_text(*a);
-  EXPECT_EQ(noted[0].finding.seq, 5u);
-  EXPECT_EQ(noted[0].finding.severity, core::Severity::Note);
-  EXPECT_EQ(noted[0].finding.message, "recorded 11.000 s before seq 4 (kept as recorded)");
-  EXPECT_EQ(a->violations(), 0u);
-  auto events = archive->events(r->id);
-  ASSERT_TRUE(events);
-  EXPECT_LT((*events)[5].recorded_at_ms, (*events)[4].recorded_at_ms);  // kept as recorded
-}
-
 TEST(CorrectionsReplay, ABackupSaysWhatItCrosses) {
   const auto g = import_sample("the_mill_road_appeal");
   auto events = g->archive->events(g->id);

@@ -20,6 +20,7 @@ using ::testing::AllOf;
 using ::testing::AnyOf;
 using ::testing::Contains;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 // What recording adds to an imported game: the time, the uuid.
@@ -149,6 +150,7 @@ TEST(Recorder, AfterGameEndedNothingIsRecorded) {
     ASSERT_THAT(enter(r, line).status, AnyOf(LineStatus::Recorded, LineStatus::Nothing)) << line;
   }
   ASSERT_EQ(r.ended_at(), 37u);
+  EXPECT_EQ(r.where(), "ended at seq 37") << "the prompt says so before a line is refused";
   // The kind of victory by its name, not its number ("victory 0").
   const std::string state = enter(r, "state").message;
   EXPECT_THAT(state, HasSubstr(" victory supremacy decided_at "));
@@ -334,6 +336,9 @@ TEST(Recorder, FollowTakesAnotherRecordersEventsSoTheNextLineIsNoConflict) {
   EXPECT_EQ(b.next_seq(), 5u);
   EXPECT_EQ(b.where(), "turn 1 muster");
   EXPECT_THAT(followed_text(b, *theirs), StartsWith("another recorder recorded seqs 3..4:\n  seq 3 "));
+  // The turn's opening belongs to no seat; the Morale Check to the leader's.
+  EXPECT_THAT(followed_text(b, *theirs), HasSubstr("  seq 3 TurnStarted (turn 1 "));
+  EXPECT_THAT(followed_text(b, *theirs), Not(HasSubstr("seat 0")));
   EXPECT_TRUE(b.follow()->events.empty()) << "taken once";
   LineOutcome ok = enter(b, "Muster 1");
   ASSERT_EQ(ok.status, LineStatus::Recorded) << answer_text(b, ok);
