@@ -60,6 +60,7 @@ void apply(const Context& ctx, GameState& state, const Event& ev, std::vector<Fi
         if constexpr (!std::is_same_v<P, Voided> && !std::is_same_v<P, BackupTo>) detail::on(step, payload);
       },
       ev.payload);
+  detail::answer_by_control(step);
   if (step.dropped != 0) {
     // The cap is lifted for this one line, which names what was left out.
     const detail::Step summary{ctx, state, ev, out, out.size(), 0, {}};

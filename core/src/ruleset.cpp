@@ -21,8 +21,8 @@ struct Option {
   std::variant<int Ruleset::*, bool Ruleset::*, std::string Ruleset::*> field;
 };
 
-const std::array<Option, 39>& options() {
-  static const std::array<Option, 39> kOptions{{
+const std::array<Option, 42>& options() {
+  static const std::array<Option, 42> kOptions{{
       {"ruleset", "name", &Ruleset::name},
       {"ruleset", "version", &Ruleset::version},
       {"deck", "min", &Ruleset::deck_min},
@@ -59,6 +59,9 @@ const std::array<Option, 39>& options() {
       {"rulings", "rarity_per_deck", &Ruleset::rarity_per_deck},
       {"rulings", "beneath_first_territory", &Ruleset::beneath_first_territory},
       {"rulings", "threshold_most_territories", &Ruleset::threshold_most_territories},
+      {"rulings", "final_control_any_moment", &Ruleset::final_control_any_moment},
+      {"rulings", "unpaid_gambit_morale_penalty", &Ruleset::unpaid_gambit_morale_penalty},
+      {"rulings", "leader_from_morale", &Ruleset::leader_from_morale},
       {"visibility", "homeland_hidden", &Ruleset::homeland_hidden},
       {"ruleset", "description", static_cast<std::string Ruleset::*>(nullptr)},
       {"ruleset", "based_on", static_cast<std::string Ruleset::*>(nullptr)},

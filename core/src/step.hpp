@@ -133,6 +133,10 @@ void check_supremacy(const Step& st);
 // GameEnded, before the Threshold is counted.
 void settle_placements(const Step& st);
 void end_of_turn(const Step& st);
+// Under final_control_any_moment (rulings R-074's option): a due Territory
+// Controlled after any event of the final turn is answered there and then.
+// Called by apply() after every event; does nothing under the default.
+void answer_by_control(const Step& st);
 
 // Checks that close a seat's part of a phase (e.g. it drew exactly 2).
 // Called before a PhaseStarted, TurnStarted or GameEnded changes the part.

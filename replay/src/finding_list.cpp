@@ -30,7 +30,14 @@ std::uint64_t FindingList::intern(std::string_view message) {
 void FindingList::push_back(const core::Finding& f, std::uint16_t turn, core::Phase phase, core::Seat seat) {
   const core::Rule* rule = core::find_rule(f.rule_id);
   const auto index = rule != nullptr ? static_cast<std::uint16_t>(rule - core::all_rules().data()) : kUnknownRule;
+  if (f.concerns != f.seq) concerns_.push_back(Concern{rows_.size(), f.concerns});
   rows_.push_back(Row{f.seq, f.rule_id, intern(f.message), turn, index, phase, seat, f.severity, f.basis});
+}
+
+core::Seq FindingList::concerns(std::size_t i) const noexcept {
+  const auto it = std::lower_bound(concerns_.begin(), concerns_.end(), i,
+                                   [](const Concern& c, std::size_t row) { return c.row < row; });
+  return it != concerns_.end() && it->row == i ? it->seq : rows_[i].seq;
 }
 
 FindingView FindingList::at(std::size_t i) const noexcept {
@@ -42,8 +49,7 @@ FindingView FindingList::at(std::size_t i) const noexcept {
 LocatedFinding FindingList::located(std::size_t i) const {
   const FindingView v = at(i);
   LocatedFinding out;
-  // A row keeps no `concerns` (docs/performance.md counts its 40 bytes).
-  out.finding = core::Finding{v.seq, v.rule_id, v.severity, v.basis, std::string(v.message), v.seat, v.seq};
+  out.finding = core::Finding{v.seq, v.rule_id, v.severity, v.basis, std::string(v.message), v.seat, concerns(i)};
   out.turn = v.turn;
   out.phase = v.phase;
   out.seat = v.seat;
@@ -63,11 +69,14 @@ std::size_t FindingList::violations() const noexcept {
 }
 
 void FindingList::truncate(std::size_t n) noexcept {
-  if (n < rows_.size()) rows_.resize(n);
+  if (n >= rows_.size()) return;
+  rows_.resize(n);
+  while (!concerns_.empty() && concerns_.back().row >= n) concerns_.pop_back();
 }
 
 std::size_t FindingList::heap_bytes() const noexcept {
-  return rows_.capacity() * sizeof(Row) + arena_.capacity() + recent_.capacity() * sizeof(std::uint64_t);
+  return rows_.capacity() * sizeof(Row) + concerns_.capacity() * sizeof(Concern) + arena_.capacity() +
+         recent_.capacity() * sizeof(std::uint64_t);
 }
 
 }  // namespace warlog::replay

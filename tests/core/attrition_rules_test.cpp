@@ -440,6 +440,69 @@ TEST(AttritionStep3_Discard, EndingThePartStillOwingADiscardIsAViolation) {
   expect_single(b.fold(), "ATT-3.discard", b.last_seq(), "Ana still owes 1 discard for unpaid cards");
 }
 
+// R-012 and its option: whose Morale an unpaid Gambit's penalty lowers.
+// Ana leaves Drill Orders unpaid and, against the priority, pays her Lancer
+// on a1; Bo pays his Militia. Turn 3's Morale Check is then Lancer against
+// Militia (3 to 2) by default, 0 to 2 under unpaid_gambit_morale_penalty.
+Battle lancer_paid_over_the_gambit(Ruleset r = {}) {
+  Battle b(Table{}, std::move(r));
+  b.provision_turn().deploy({{"Drill Orders", ""}, {"Ironclaw Lancer", "a1"}}, {{"Paw Militia", "a2"}});
+  // Her hand is empty (both cards drawn were played): the discard is owed
+  // by nobody.
+  b.attrition(kAna).pay(kAna, {{sq("a1"), "Ironclaw Lancer"}}, {{{}, "Drill Orders"}});
+  return b.attrition(kBo).pay_all(kBo);
+}
+
+Ruleset unpaid_gambit_morale_penalty() {
+  Ruleset r;
+  r.unpaid_gambit_morale_penalty = true;
+  return r;
+}
+
+TEST(AttritionStep3_Discard, AnUnpaidGambitCostsADiscardAndLeavesThePaidTroopsTheirMorale) {
+  auto b = lancer_paid_over_the_gambit();
+  const auto f = b.fold();
+  expect_none(f, "ATT-3.discard");
+  expect_single(f, "ATT-3.priority", b.last_seq() - 2,
+                "Ana pays 'Ironclaw Lancer' on a1 but leaves 'Drill Orders' unpaid, which must be paid first");
+  EXPECT_FALSE(f.state.at(sq("a1"))->has(core::kTroopUnprovisioned)) << "a Gambit has no Morale to lose (R-012)";
+  EXPECT_EQ(core::morale_total(f.state, kAna, sample_catalog()), 3);
+  EXPECT_EQ(b.derived_leader(), kAna);
+}
+
+TEST(AttritionStep3_Discard, UnderTheOptionAnUnpaidGambitPutsItsOwnersTroopsAtMoraleZero) {
+  auto b = lancer_paid_over_the_gambit(unpaid_gambit_morale_penalty());
+  const auto f = b.fold();
+  expect_none(f, "ATT-3.discard");
+  EXPECT_TRUE(f.state.at(sq("a1"))->has(core::kTroopUnprovisioned)) << "paid, but its owner's Morale is 0";
+  EXPECT_FALSE(f.state.at(sq("a2"))->has(core::kTroopUnprovisioned)) << "Bo left nothing unpaid";
+  EXPECT_EQ(core::morale_total(f.state, kAna, sample_catalog()), 0);
+  EXPECT_EQ(b.derived_leader(), kBo) << "Militia 2 against 0";
+  // Until Ana's next Attrition part: then the penalty ends.
+  b.turn().musters().warfare().act(kBo, core::ChargeDeclined{}).attrition(kBo).pay_all(kBo).attrition(kAna);
+  EXPECT_FALSE(b.state().at(sq("a1"))->has(core::kTroopUnprovisioned));
+}
+
+TEST(AttritionStep3_Discard, UnderTheOptionTheDiscardIsStillOwed) {
+  Battle b(Table{}, unpaid_gambit_morale_penalty());
+  b.provision_turn().deploy({{"Drill Orders", ""}}, {{"Paw Militia", "a2"}});
+  b.attrition(kAna).pay(kAna, {}, {{{}, "Drill Orders"}}).attrition(kBo);
+  expect_single(b.fold(), "ATT-3.discard", b.last_seq(), "Ana still owes 1 discard for unpaid cards");
+}
+
+TEST(AttritionStep3_Discard, PaidByThePriorityBothReadingsLeaveTheTroopAtMoraleZero) {
+  for (const bool option : {false, true}) {
+    Ruleset r;
+    r.unpaid_gambit_morale_penalty = option;
+    Battle b(Table{}, r);
+    b.provision_turn().deploy({{"Drill Orders", ""}, {"Ironclaw Lancer", "a1"}}, {{"Paw Militia", "a2"}});
+    b.attrition(kAna).pay(kAna, {}, {{{}, "Drill Orders"}, {sq("a1"), "Ironclaw Lancer"}});
+    const auto f = b.fold();
+    expect_none(f, "ATT-3.priority");
+    EXPECT_TRUE(f.state.at(sq("a1"))->has(core::kTroopUnprovisioned)) << "option " << option;
+  }
+}
+
 TEST(AttritionStep3_Shocked, AnUnpaidShockedTroopFleesAndARecordedFlightAgrees) {
   auto b = quiet_turn();
   b.attrition(kAna).pay_all(kAna).attrition(kBo).pay(kBo, {}, {{sq("a2"), "Paw Militia"}});

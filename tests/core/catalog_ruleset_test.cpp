@@ -84,6 +84,21 @@ TEST(Ruleset, OptionsAreRead) {
   EXPECT_EQ(r->draw_per_turn, 3);
 }
 
+// The three readings of: off by default, and each
+// sample ruleset that flips one flips only it.
+TEST(Ruleset, TheLeaderUnpaidGambitAndFinalControlOptionsAreRead) {
+  const core::Ruleset d;
+  EXPECT_FALSE(d.leader_from_morale || d.unpaid_gambit_morale_penalty || d.final_control_any_moment);
+  const std::string dir = std::string(WARLOG_SAMPLES_DIR) + "/rulesets/";
+  auto leader = core::load_ruleset(dir + "leader_from_morale.toml");
+  auto gambit = core::load_ruleset(dir + "unpaid_gambit_morale_penalty.toml");
+  auto control = core::load_ruleset(dir + "final_control_any_moment.toml");
+  ASSERT_TRUE(leader && gambit && control);
+  EXPECT_TRUE(leader->leader_from_morale && !leader->unpaid_gambit_morale_penalty && !leader->final_control_any_moment);
+  EXPECT_TRUE(!gambit->leader_from_morale && gambit->unpaid_gambit_morale_penalty && !gambit->final_control_any_moment);
+  EXPECT_TRUE(!control->leader_from_morale && !control->unpaid_gambit_morale_penalty && control->final_control_any_moment);
+}
+
 TEST(Ruleset, DifferentContentHasADifferentHash) {
   auto a = core::parse_ruleset_toml("[muster]\ndraw_per_turn = 2\n");
   auto b = core::parse_ruleset_toml("[muster]\ndraw_per_turn = 3\n");

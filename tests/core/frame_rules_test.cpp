@@ -187,6 +187,58 @@ TEST(MoraleCheck, TheLowerMoraleRecordedAsLeaderIsAnAssumedWarning) {
   EXPECT_EQ(f.state.leader, 1) << "the recorded leader is followed (R-004)";
 }
 
+// R-004's option: the fold leads with the seat the Morale gives, and the
+// log's leader is only checked, so what follows is judged from the derived
+// leader (here: Ana's Muster is due first, not Bo's).
+GameBuilder vex_against_militia_recorded_for(core::Seat leader) {
+  auto b = opening();
+  b.muster(0, "Marshal Vex", "Claw Musketeer").act(0, core::CardPlayed{"Marshal Vex", sp('a', 1)});
+  b.muster(1, "Paw Militia", "Paw Slinger").act(1, core::CardPlayed{"Paw Militia", sp('a', 4)});
+  b.turn().morale(leader);  // Vex 6 against Militia 2
+  if (leader == 0) b.muster(0, "Ironclaw Lancer", "Claw Musketeer");
+  else b.muster(1, "Paw Militia", "Grain Cart");
+  return b;
+}
+
+core::Ruleset leader_from_morale() {
+  core::Ruleset r;
+  r.leader_from_morale = true;
+  return r;
+}
+
+TEST(MoraleCheck, UnderLeaderFromMoraleTheHigherMoraleRecordedIsNoFinding) {
+  const auto f = fold_events(vex_against_militia_recorded_for(0).events(), leader_from_morale());
+  EXPECT_TRUE(f.of("MOR.leader").empty()) << f.all();
+  EXPECT_TRUE(f.of("MUS.order").empty()) << f.all();
+  EXPECT_EQ(f.state.leader, 0);
+}
+
+TEST(MoraleCheck, UnderLeaderFromMoraleTheLowerMoraleRecordedIsAFindingAndNotFollowed) {
+  const auto b = vex_against_militia_recorded_for(1);
+  const auto f = fold_events(b.events(), leader_from_morale());
+  ASSERT_EQ(f.of("MOR.leader").size(), 1u) << f.all();
+  EXPECT_EQ(f.of("MOR.leader")[0].message,
+            "Bo is recorded Leading in Morale with 2 Morale against Ana's 6; Ana leads, as the Morale gives");
+  EXPECT_EQ(f.state.leader, 0) << "the leader the Morale gives (R-004's option)";
+  // The cascade the default reading avoids: Bo's Muster Phase comes first.
+  ASSERT_EQ(f.of("MUS.order").size(), 1u) << f.all();
+  // By default the same log has only the warning, and Bo leads.
+  const auto d = fold_events(b.events());
+  EXPECT_EQ(d.of("MOR.leader").size(), 1u) << d.all();
+  EXPECT_TRUE(d.of("MUS.order").empty()) << d.all();
+  EXPECT_EQ(d.state.leader, 1);
+}
+
+TEST(MoraleCheck, UnderLeaderFromMoraleATieKeepsLastTurnsLeader) {
+  auto b = opening();
+  b.muster(0, "Ironclaw Lancer", "Claw Musketeer");
+  b.muster(1, "Paw Militia", "Paw Slinger");
+  b.turn().morale(1);  // 0 against 0: Ana led turn 1, so she keeps it
+  const auto f = fold_events(b.events(), leader_from_morale());
+  ASSERT_EQ(f.of("MOR.leader").size(), 1u) << f.all();
+  EXPECT_EQ(f.state.leader, 0);
+}
+
 TEST(MusterSteps_StepAFirst, DrawingBeforePlayingIsClean) {
   auto b = opening();
   b.muster(0, "Ironclaw Lancer", "Supply Wagon").act(0, core::Foraged{"Supply Wagon"})

@@ -273,5 +273,67 @@ TEST(AttritionStep4_Threshold, ControlOfOnlyOneTerritoryDueEndsTheGame) {
   EXPECT_EQ(f.state.victory, Victory::Attrition);
 }
 
+// --- When Control answers the final turn (R-074) -----------------------------------
+
+// Turn 4, the final turn for both Cairns. Ana plays a Lancer onto a1: the
+// North Cairn is hers alone. Bo steps c3 to b3: the South Cairn is hers too
+// (c1 alone), so for a moment she Controls both. Bo then plays Militia onto
+// a3 and c3, and each Cairn is contested again when the turn ends.
+Cairns control_held_for_a_moment(Ruleset r = {}) {
+  auto c = cairns("a2", std::move(r));
+  c.b.turn();
+  EXPECT_EQ(c.b.leader(), kAna);
+  c.b.muster_playing(kAna, {{"Ironclaw Lancer", "a1"}});
+  c.b.muster(kBo, "Paw Militia", "Paw Militia").move(kBo, "c3", "b3");
+  c.b.play(kBo, "Paw Militia", "a3").play(kBo, "Paw Militia", "c3");
+  c.b.warfare().act(kAna, core::ChargeDeclined{}).settle();
+  return c;
+}
+
+Ruleset final_control_any_moment() {
+  Ruleset r;
+  r.final_control_any_moment = true;
+  return r;
+}
+
+TEST(AttritionStep4_Victory, AControlTakenAndLostInTheFinalTurnDoesNotAnswerIt) {
+  auto c = control_held_for_a_moment();
+  c.b.turn();
+  const auto f = fold(c.b);
+  // Sides 2 to 2 over both Cairns: the tie goes to Ana, Leading in Morale.
+  expect_single(f, "ATT-4.victory", c.b.last_seq() - 1,
+                "turn 5 starts after the final turn: the game ended in an Attrition Victory for Ana ('South Cairn' "
+                "and 'North Cairn' not Controlled; sides 2 to 2)");
+  EXPECT_EQ(f.state.victory, Victory::Attrition);
+}
+
+TEST(AttritionStep4_Victory, UnderTheOptionAControlHeldForAMomentAnswersTheFinalTurn) {
+  auto c = control_held_for_a_moment(final_control_any_moment());
+  c.b.turn();
+  const auto f = fold(c.b);
+  expect_none(f, "ATT-4.victory");
+  EXPECT_FALSE(f.state.victory.has_value()) << "both Cairns were answered in turn 4: play goes on";
+  // Both are still at their Threshold: turn 5 is final again.
+  EXPECT_EQ(f.state.final_turn, 5);
+  EXPECT_TRUE(f.state.territories[0].final_due && f.state.territories[1].final_due);
+}
+
+TEST(AttritionStep4_Victory, UnderTheOptionAnAttritionVictoryRecordedForAnAnsweredTurnIsAViolation) {
+  auto c = control_held_for_a_moment(final_control_any_moment());
+  c.b.act(core::kNoSeat, GameEnded{kAna, Victory::Attrition});
+  // An answered final turn leaves the Threshold reached: the next turn is
+  // final again, and ending the game before it is ATT-4.threshold.
+  expect_single(fold(c.b), "ATT-4.threshold", c.b.last_seq(),
+                "recorded an Attrition Victory for Ana before the final turn 5 was played");
+}
+
+TEST(AttritionStep4_Victory, UnderTheOptionAControlNeverHeldStillEndsTheGame) {
+  auto c = unanswered_final_turn(final_control_any_moment());
+  c.b.act(core::kNoSeat, GameEnded{kBo, Victory::Attrition});
+  const auto f = fold(c.b);
+  expect_clean(f);
+  EXPECT_EQ(f.state.winner, kBo);
+}
+
 }  // namespace
 }  // namespace warlog

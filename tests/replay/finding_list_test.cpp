@@ -39,6 +39,27 @@ TEST(FindingList, ReadsBackWhatWasPushedWithTheRegistersCitation) {
   EXPECT_EQ(list.violations(), 1u);
 }
 
+// A finding reported when a part closes concerns an earlier event: the list
+// reads that back, and truncate forgets it with its row.
+TEST(FindingList, ReadsBackTheEventAFindingConcerns) {
+  FindingList list;
+  list.push_back(finding(4, "MUS-a.draw", "drew 3"), 1, core::Phase::Muster, 0);
+  core::Finding closed = finding(12, "ATT-3.discard", "still owes 1 discard");
+  closed.concerns = 9;
+  closed.seat = 1;
+  list.push_back(closed, 1, core::Phase::Attrition, 1);
+  list.push_back(finding(15, "MUS-a.draw", "drew 1"), 2, core::Phase::Muster, 1);
+  EXPECT_EQ(list.concerns(0), 4u);
+  EXPECT_EQ(list.concerns(1), 9u);
+  EXPECT_EQ(list.concerns(2), 15u);
+  EXPECT_EQ(list.located(1).finding, closed);
+  list.truncate(1);
+  core::Finding again = finding(13, "LOG.order", "late");
+  again.concerns = 13;
+  list.push_back(again, 1, core::Phase::Attrition, 1);
+  EXPECT_EQ(list.concerns(1), 13u) << "the truncated row's concerns went with it";
+}
+
 TEST(FindingList, ARepeatedMessageIsStoredOnce) {
   FindingList list;
   const std::string message = "Ironclaw Lancer fought while Lost";

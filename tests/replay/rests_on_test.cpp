@@ -136,5 +136,63 @@ TEST(RestsOn, TheAuditTextSaysWhatRestsOnWhat) {
   EXPECT_EQ(json.at("findings").at(index_of(a, "LOG.result")).at("rests_on"), nlohmann::json::array({g.move}));
 }
 
+// The same game, but Ana pays nothing: her Supremacy is derived when Bo's
+// Attrition PhaseStarted closes her part (Attrition › 2 at the end of the
+// leader's part, R-035), a marker, and turn 3's TurnStarted, another
+// marker, is play after the end (LOG.result).
+struct MarkerGame {
+  Battle b;
+  core::Seq move = 0;
+  core::Seq decided = 0;  // Bo's Attrition PhaseStarted
+  core::Seq next_turn = 0;
+};
+
+MarkerGame supremacy_at_a_marker() {
+  MarkerGame g{Battle(Table::with_territory())};
+  Battle& b = g.b;
+  b.provision_turn().turn(kAna).muster_playing(kAna, {{"Ironclaw Lancer", "b1"}});
+  b.move(kAna, "b1", "b2");
+  g.move = b.last_seq();
+  b.muster(kBo).warfare().act(kAna, core::ChargeDeclined{}).attrition(kAna);
+  b.attrition(kBo);
+  g.decided = b.last_seq();
+  g.next_turn = b.next_seq();
+  b.turn(kAna);
+  return g;
+}
+
+TEST(RestsOn, AResultDerivedAtAMarkerAndAFindingAtAMarkerRestOnTheViolation) {
+  const MarkerGame g = supremacy_at_a_marker();
+  const Audited a = audit(g.b);
+  ASSERT_EQ(a.state.victory, core::Victory::Supremacy);
+  ASSERT_EQ(a.state.decided_at, g.decided) << "derived at the marker that closes Ana's part";
+  const replay::RestsOn r = rests(a, g.b);
+  EXPECT_EQ(r.tried, std::vector<core::Seq>{g.move});
+  EXPECT_EQ(r.result, std::vector<core::Seq>{g.move});
+  const std::size_t after_end = index_of(a, "LOG.result");
+  ASSERT_EQ(a.findings.at(after_end).finding.seq, g.next_turn) << "at turn 3's TurnStarted";
+  EXPECT_EQ(r.findings.at(after_end), std::vector<core::Seq>{g.move});
+
+  replay::GameAudit audit;
+  audit.findings = a.findings;
+  audit.final_state = a.state;
+  audit.game.seats = {{"Ana", core::Allegiance::ClawEmpire}, {"Bo", core::Allegiance::PawCoalition}};
+  audit.rests_on = r;
+  const std::string text = replay::audit_text(audit);
+  EXPECT_NE(text.find(fmt::format("  result: Seat 1 (Ana) wins by Supremacy on turn 2 rests on the violation at "
+                                  "seq {}",
+                                  g.move)),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find(fmt::format("rests on the violation at seq {}", g.move),
+                      text.find(fmt::format("seq {:>4}", g.next_turn))),
+            std::string::npos)
+      << text;
+  const auto json = replay::audit_json(audit);
+  EXPECT_EQ(json.at("rests_on").at("result"), nlohmann::json::array({g.move}));
+  EXPECT_EQ(json.at("findings").at(after_end).at("seq"), g.next_turn);
+  EXPECT_EQ(json.at("findings").at(after_end).at("rests_on"), nlohmann::json::array({g.move}));
+}
+
 }  // namespace
 }  // namespace warlog

@@ -190,6 +190,51 @@ TEST_F(MainWindowTest, ClickingAFindingJumpsToItsEventAndShowsItsRule) {
       << text.toStdString();
 }
 
+core::GameId game_titled(GameListModel& games, const QString& title) {
+  for (int row = 0; row < games.rowCount(); ++row) {
+    if (games.index(row, GameListModel::Title).data().toString() == title) {
+      return games.index(row, GameListModel::Id).data(GameListModel::GameIdRole).toULongLong();
+    }
+  }
+  return 0;
+}
+
+// A finding reported when a part closes concerns an earlier event: its
+// Concerns cell says which, and a click on it goes there (the mercenary
+// discount's shift without a card, reported at seq 131, concerns 126).
+TEST_F(MainWindowTest, ClickingAFindingsConcernsCellGoesToTheEventItConcerns) {
+  const core::GameId id = game_titled(*window_->game_list_model(), QStringLiteral("A mercenary discount"));
+  ASSERT_NE(id, 0u);
+  ASSERT_TRUE(window_->open_game(id));
+  QTableView* view = window_->all_findings_view();
+  window_->detail_tabs()->setCurrentWidget(view);
+  int row = -1;
+  for (int r = 0; r < view->model()->rowCount(); ++r) {
+    if (view->model()->index(r, 0).data(FindingsModel::SeqRole).toULongLong() == 131u) row = r;
+  }
+  ASSERT_GE(row, 0);
+  const QModelIndex cell = view->model()->index(row, FindingsModel::Concerns);
+  EXPECT_EQ(cell.data().toString(), QStringLiteral("seq 126"));
+  view->scrollTo(cell);
+  QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(cell).center());
+  EXPECT_EQ(session().seq(), 126u);
+}
+
+// cut_off's Attrition Victory rests on the Lost Troop that fought (seq 122):
+// the session computes it when the game opens and the game list says so.
+TEST_F(MainWindowTest, TheOpenGamesResultSaysWhichViolationItRestsOn) {
+  GameListModel& games = *window_->game_list_model();
+  const core::GameId id = game_titled(games, QStringLiteral("Cut off at the bridge"));
+  ASSERT_NE(id, 0u);
+  ASSERT_TRUE(window_->open_game(id));
+  ASSERT_NE(session().rests_on(), nullptr);
+  EXPECT_EQ(session().rests_on()->result, std::vector<core::Seq>{122});
+  ASSERT_TRUE(wait_until([&] { return games.has_facts(id); }));
+  EXPECT_TRUE(games.index(games.row_of(id), GameListModel::Result).data().toString().endsWith(
+      QStringLiteral("(rests on the violation at seq 122)")))
+      << games.index(games.row_of(id), GameListModel::Result).data().toString().toStdString();
+}
+
 TEST_F(MainWindowTest, CtrlGAsksForASeqAndGoesThere) {
   ASSERT_TRUE(QTest::qWaitForWindowActive(window_.get()));
   bool answered = false;

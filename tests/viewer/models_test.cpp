@@ -474,6 +474,56 @@ TEST(FindingsModel, ASharedListThatGrowsShowsNewRowsOnlyWhenSharedAgain) {
   EXPECT_EQ(model.index(1, FindingsModel::Seq).data(FindingsModel::SortRole).toULongLong(), 9u);
 }
 
+// Each row says which event it concerns (when another than its own) and
+// which violations it rests on; the model tester watches the rests_on
+// arriving after the rows, as the session computes it after its survey.
+TEST(FindingsModel, ShowsWhatEachFindingConcernsAndRestsOn) {
+  auto list = std::make_shared<replay::FindingList>();
+  const core::Finding move{88, "MUS-mustering.move", core::Severity::Violation, core::Basis::Written,
+                           "moves while still mustering", 0, 88};
+  const core::Finding owed{120, "ATT-3.discard", core::Severity::Violation, core::Basis::Written,
+                           "Ana still owes 1 discard for unpaid cards", 0, 112};
+  const core::Finding after{131, "LOG.result", core::Severity::Violation, core::Basis::Warlog,
+                            "play goes on after the game was decided at event 112", core::kNoSeat, 131};
+  list->push_back(move, 2, core::Phase::Muster, 0);
+  list->push_back(owed, 2, core::Phase::Attrition, 1);
+  list->push_back(after, 3, core::Phase::Muster, core::kNoSeat);
+  const std::vector<core::SeatSetup> seats{{"Ana", core::Allegiance::ClawEmpire}, {"Bo", core::Allegiance::PawCoalition}};
+  FindingsModel model;
+  Tester tester(&model, kFatal);
+  model.share_findings(list, seats);
+  ASSERT_EQ(model.rowCount(), 3);
+  EXPECT_EQ(model.index(0, FindingsModel::Concerns).data().toString(), QString()) << "it concerns its own event";
+  EXPECT_EQ(model.index(1, FindingsModel::Concerns).data().toString(), QStringLiteral("seq 112"));
+  EXPECT_EQ(model.index(1, 0).data(FindingsModel::ConcernsRole).toULongLong(), 112u);
+  EXPECT_TRUE(model.index(1, FindingsModel::Message).data(Qt::ToolTipRole).toString().contains(
+      QStringLiteral("Concerns the event at seq 112.")));
+  EXPECT_EQ(model.index(2, FindingsModel::RestsOn).data().toString(), QString()) << "not computed yet";
+
+  auto rests = std::make_shared<replay::RestsOn>();
+  rests->findings = {{}, {}, {88}};
+  rests->result = {88};
+  model.set_rests_on(rests);
+  EXPECT_EQ(model.index(0, FindingsModel::RestsOn).data().toString(), QString());
+  EXPECT_EQ(model.index(2, FindingsModel::RestsOn).data().toString(), QStringLiteral("seq 88"));
+  const QVariantList seqs = model.index(2, 0).data(FindingsModel::RestsOnRole).toList();
+  ASSERT_EQ(seqs.size(), 1);
+  EXPECT_EQ(seqs.front().toULongLong(), 88u);
+  EXPECT_TRUE(model.index(2, FindingsModel::Rule).data(Qt::ToolTipRole).toString().contains(
+      QStringLiteral("Rests on the violation at seq 88.")));
+  EXPECT_EQ(model.index(2, FindingsModel::RestsOn).data(FindingsModel::SortRole).toULongLong(), 89u);
+  EXPECT_EQ(model.index(0, FindingsModel::RestsOn).data(FindingsModel::SortRole).toULongLong(), 0u);
+
+  // A slice (the findings at one event): row 0 is the list's row 2.
+  FindingsModel here;
+  Tester here_tester(&here, kFatal);
+  here.set_findings({replay::LocatedFinding{after, 3, core::Phase::Muster, core::kNoSeat, {}}}, seats);
+  here.set_rests_on(rests, 2);
+  EXPECT_EQ(here.index(0, FindingsModel::RestsOn).data().toString(), QStringLiteral("seq 88"));
+  here.set_rests_on(rests, 3);
+  EXPECT_EQ(here.index(0, FindingsModel::RestsOn).data().toString(), QString()) << "past the end: nothing";
+}
+
 // The findings table's own sort (FindingsSortProxy, comparing rows in
 // place) gives exactly the order the SortRole values give through a plain
 // QSortFilterProxyModel, column by column, both ways.

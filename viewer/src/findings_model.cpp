@@ -2,8 +2,10 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QStringList>
 
 #include "event_text.hpp"
+#include "warlog/replay/rests_on.hpp"
 
 namespace warlog::viewer {
 
@@ -20,7 +22,26 @@ QColor severity_colour(core::Severity s) {
   return {};
 }
 
+// "seq 88", "seq 12, 40": where a column shows other events.
+QString seqs_text(std::span<const core::Seq> seqs) {
+  QStringList out;
+  for (const core::Seq s : seqs) out << QString::number(s);
+  return out.isEmpty() ? QString() : QObject::tr("seq %1").arg(out.join(QStringLiteral(", ")));
+}
+
 }  // namespace
+
+void FindingsModel::set_rests_on(std::shared_ptr<const replay::RestsOn> rests, std::size_t first) {
+  rests_ = std::move(rests);
+  rests_first_ = first;
+  if (rows_ > 0) emit dataChanged(index(0, 0), index(rows_ - 1, ColumnCount - 1));
+}
+
+std::span<const core::Seq> FindingsModel::rests_on(int row) const noexcept {
+  if (!rests_ || row < 0) return {};
+  const std::size_t at = rests_first_ + static_cast<std::size_t>(row);
+  return at < rests_->findings.size() ? std::span<const core::Seq>(rests_->findings[at]) : std::span<const core::Seq>{};
+}
 
 FindingsModel::FindingsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -48,8 +69,16 @@ int FindingsModel::columnCount(const QModelIndex& parent) const { return parent.
 QVariant FindingsModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
   const replay::FindingView f = findings_->at(static_cast<std::size_t>(index.row()));
+  const core::Seq concerns = findings_->concerns(static_cast<std::size_t>(index.row()));
+  const std::span<const core::Seq> rests = rests_on(index.row());
   switch (role) {
     case SeqRole: return QVariant::fromValue<qulonglong>(f.seq);
+    case ConcernsRole: return QVariant::fromValue<qulonglong>(concerns);
+    case RestsOnRole: {
+      QVariantList out;
+      for (const core::Seq s : rests) out << QVariant::fromValue<qulonglong>(s);
+      return out;
+    }
     case RuleIdRole: return str(f.rule_id);
     case SeverityRole: return static_cast<int>(f.severity);
     case Qt::ForegroundRole:
@@ -59,10 +88,18 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
       QString tip = str(f.rule_id) + QStringLiteral(" — ") + str(f.citation);
       if (rule) tip += QStringLiteral("\n") + str(rule->summary);
       if (rule && !rule->ruling.empty()) tip += QStringLiteral("\n") + tr("Shaped by ruling %1").arg(str(rule->ruling));
-      return tip + QStringLiteral("\n\n") + str(f.message);
+      tip += QStringLiteral("\n\n") + str(f.message);
+      if (concerns != f.seq) tip += QStringLiteral("\n") + tr("Concerns the event at seq %1.").arg(concerns);
+      if (!rests.empty()) {
+        const std::vector<core::Seq> seqs(rests.begin(), rests.end());
+        tip += QStringLiteral("\n") + tr("Rests on %1.").arg(QString::fromStdString(replay::violations_text(seqs)));
+      }
+      return tip;
     }
     case Qt::TextAlignmentRole:
-      if (index.column() == Seq || index.column() == Turn) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+      if (index.column() == Seq || index.column() == Turn || index.column() == Concerns || index.column() == RestsOn) {
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+      }
       return {};
     case Qt::DisplayRole:
     case SortRole: break;
@@ -79,6 +116,13 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
     case Basis: return str(core::to_string(f.basis));
     case Message: return str(f.message);
     case Citation: return str(f.citation);
+    case Concerns:
+      if (sort) return QVariant::fromValue<qulonglong>(concerns);
+      return concerns != f.seq ? seqs_text(std::span(&concerns, 1)) : QString();
+    case RestsOn:
+      // Sorted by the first violation, rows resting on none first.
+      if (sort) return QVariant::fromValue<qulonglong>(rests.empty() ? 0 : rests.front() + 1);
+      return seqs_text(rests);
     case ColumnCount: break;
   }
   return {};
@@ -100,6 +144,15 @@ bool FindingsModel::less(int a, int b, int column) const {
     case Basis: return core::to_string(x.basis) < core::to_string(y.basis);
     case Message: return x.message < y.message;
     case Citation: return x.citation < y.citation;
+    case Concerns:
+      return findings_->concerns(static_cast<std::size_t>(a)) < findings_->concerns(static_cast<std::size_t>(b));
+    case RestsOn: {
+      auto key = [&](int row) {
+        const auto r = rests_on(row);
+        return r.empty() ? core::Seq{0} : r.front() + 1;
+      };
+      return key(a) < key(b);
+    }
     case ColumnCount: break;
   }
   return false;
@@ -124,6 +177,8 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
     case Basis: return tr("Basis");
     case Message: return tr("Message");
     case Citation: return tr("Citation");
+    case Concerns: return tr("Concerns");
+    case RestsOn: return tr("Rests on");
     case ColumnCount: break;
   }
   return {};

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "warlog/replay/rests_on.hpp"
+
 namespace warlog::viewer {
 
 Expected<std::unique_ptr<GameSession>> GameSession::open(std::shared_ptr<const replay::Archive> archive,
@@ -15,6 +17,7 @@ Expected<std::unique_ptr<GameSession>> GameSession::open(std::shared_ptr<const r
   auto seeker = replay::Seeker::open(*archive, id, std::move(options));
   if (!seeker) return tl::unexpected(seeker.error());
   std::unique_ptr<GameSession> session(new GameSession(std::move(archive), std::move(*survey), std::move(*seeker)));
+  session->compute_rests_on();
   if (!session->empty()) {
     auto here = session->seeker_.seek(0);
     if (!here) return tl::unexpected(here.error());
@@ -30,6 +33,25 @@ GameSession::GameSession(std::shared_ptr<const replay::Archive> archive, replay:
       survey_(std::make_shared<replay::GameSurvey>(std::move(survey))) {}
 
 GameSession::~GameSession() = default;
+
+void GameSession::compute_rests_on() {
+  rests_on_.reset();
+  const replay::FindingList& list = survey_->findings;
+  if (survey_->events > kRestsOnMaxEvents) return;
+  if (list.violations() == 0) {  // nothing to rest on: no fold
+    auto none = std::make_shared<replay::RestsOn>();
+    none->findings.resize(list.size());
+    rests_on_ = std::move(none);
+    return;
+  }
+  auto events = replay::read_events(*archive_, survey_->game.id, 0, survey_->events);
+  if (!events) return;  // the survey read them a moment ago; a failure here shows no rests_on
+  std::vector<replay::LocatedFinding> located;
+  located.reserve(list.size());
+  for (std::size_t i = 0; i < list.size(); ++i) located.push_back(list.located(i));
+  const core::Context ctx{*survey_->catalog, *survey_->ruleset};
+  rests_on_ = std::make_shared<const replay::RestsOn>(replay::rests_on(ctx, *events, located, survey_->state));
+}
 
 Expected<std::vector<core::Event>> GameSession::events(core::Seq from, core::Seq to) const {
   return replay::read_events(*archive_, survey_->game.id, from, std::min(to, survey_->events));
@@ -134,6 +156,7 @@ Expected<core::Seq> GameSession::refresh() {
     return added;
   }
   if (*added == 0) return added;
+  compute_rests_on();
   if (old_count == 0) {
     // The first events of a game created empty: stand at the first.
     if (auto here = seeker_.seek(0); here) here_ = std::move(*here);

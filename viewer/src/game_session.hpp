@@ -48,6 +48,12 @@ class GameSession : public QObject {
   [[nodiscard]] std::shared_ptr<const replay::FindingList> shared_findings() const noexcept {
     return {survey_, &survey_->findings};  // shares the survey's ownership
   }
+  // What each finding and the result rest on (replay/rests_on.hpp), for
+  // findings() row by row; nullptr for a game longer than
+  // kRestsOnMaxEvents (up to 17 more folds: `warlog audit --rests-on` gives
+  // it for any game). Computed when the game opens and after each refresh.
+  [[nodiscard]] std::shared_ptr<const replay::RestsOn> rests_on() const noexcept { return rests_on_; }
+  static constexpr core::Seq kRestsOnMaxEvents = 20'000;
   [[nodiscard]] const std::vector<replay::PhaseSpan>& spans() const noexcept { return survey_->spans; }
   // The events the fold skips (corrections), for the timeline to strike through.
   [[nodiscard]] const std::vector<replay::StruckEvent>& struck() const noexcept { return survey_->struck; }
@@ -97,6 +103,7 @@ class GameSession : public QObject {
 
  private:
   GameSession(std::shared_ptr<const replay::Archive> archive, replay::GameSurvey survey, replay::Seeker seeker);
+  void compute_rests_on();
 
   std::shared_ptr<const replay::Archive> archive_;  // before seeker_: outlives it
   replay::Seeker seeker_;
@@ -104,6 +111,7 @@ class GameSession : public QObject {
   // only the new events into it.
   std::shared_ptr<replay::GameSurvey> survey_;
   replay::SeekResult here_;
+  std::shared_ptr<const replay::RestsOn> rests_on_;
 };
 
 }  // namespace warlog::viewer

@@ -18,6 +18,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "battlefield_view.hpp"
 #include "changes_model.hpp"
 #include "disputes_model.hpp"
@@ -201,6 +203,9 @@ void MainWindow::build_ui() {
   }
   connect(all_findings_view_, &QAbstractItemView::clicked, this, &MainWindow::jump_to_finding);
   connect(all_findings_view_, &QAbstractItemView::activated, this, &MainWindow::jump_to_finding);
+  // Here the row's own event is the current one: activating its Concerns or
+  // Rests on cell goes to that event.
+  connect(findings_here_view_, &QAbstractItemView::activated, this, &MainWindow::jump_to_finding);
   no_findings_here_ = new QLabel;
   no_findings_here_->setAlignment(Qt::AlignCenter);
   no_findings_here_->setEnabled(false);
@@ -299,7 +304,7 @@ Expected<void> MainWindow::open_game(core::GameId id) {
   // The game list learns the result and findings from the survey.
   games_->set_event_count(id, session_->event_count());
   games_->set_facts(id, facts_of(session_->game(), session_->final_state(), session_->findings().size(),
-                                     session_->findings().violations()));
+                                 session_->findings().violations(), session_->rests_on().get()));
   // Keep the game list's selection on the game shown.
   const int row = games_->row_of(id);
   if (row >= 0) {
@@ -345,6 +350,7 @@ void MainWindow::show_session() {
   });
   timeline_->set_struck(s->struck());
   all_findings_->share_findings(s->shared_findings(), seats);
+  all_findings_->set_rests_on(s->rests_on());
   detail_tabs_->setTabText(2, tr("All findings (%1)").arg(s->findings().size()));
   charts_->set_turns(s->turns(), seats);
   state_->clear();
@@ -406,7 +412,11 @@ void MainWindow::on_moved(core::Seq) {
   detail_tabs_->setTabText(1, tr("Findings here (%1)").arg(here.size()));
   no_findings_here_->setText(tr("No findings at seq %1.").arg(m.seq));
   findings_here_stack_->setCurrentWidget(here.empty() ? static_cast<QWidget*>(no_findings_here_) : findings_here_view_);
+  const std::size_t here_count = here.size();
   findings_here_->set_findings(std::move(here), seats);
+  // The findings here are the survey's rows at this seq, in the same order.
+  const std::size_t end = session_->findings().upper_bound(m.seq);
+  findings_here_->set_rests_on(end >= here_count ? session_->rests_on() : nullptr, end - std::min(end, here_count));
   if (candidate_) {
     candidate_->go_to(m.seq);
     candidate_findings_->set_findings(candidate_->findings_here(), seats);

@@ -142,6 +142,7 @@ void MainWindow::on_grew(core::Seq old_count, core::Seq new_count) {
   timeline_->extend(session_->spans(), finding_seqs(session_->findings()));
   timeline_->set_struck(session_->struck());
   all_findings_->share_findings(session_->shared_findings(), seats);
+  all_findings_->set_rests_on(session_->rests_on());
   detail_tabs_->setTabText(2, tr("All findings (%1)").arg(session_->findings().size()));
   charts_->set_turns(session_->turns(), seats);
   charts_->set_current_turn(session_->moment().state.turn);
@@ -151,7 +152,7 @@ void MainWindow::on_grew(core::Seq old_count, core::Seq new_count) {
   }
   games_->set_event_count(session_->game().id, new_count);
   games_->set_facts(session_->game().id, facts_of(session_->game(), session_->final_state(), session_->findings().size(),
-                                                       session_->findings().violations()));
+                                                  session_->findings().violations(), session_->rests_on().get()));
   statusBar()->showMessage(tr("%1 new events").arg(new_count - old_count), 3000);
   record_bar_->saw_events(new_count);  // another recorder's events: parse the next line after them
   aim_record_bar();

@@ -103,7 +103,17 @@ void MainWindow::jump_to_finding(const QModelIndex& view_index) {
   const QModelIndex source =
       view_index.model() == all_findings_sorted_ ? all_findings_sorted_->mapToSource(view_index) : view_index;
   rule_text_->setText(rule_text_html(source.data(FindingsModel::RuleIdRole).toString().toStdString()));
-  session_->go_to(source.data(FindingsModel::SeqRole).toULongLong());
+  // A click on the Rests on cell goes to the (first) violation the finding
+  // rests on, on the Concerns cell to the event it concerns; elsewhere to
+  // the finding's own event.
+  core::Seq target = source.data(FindingsModel::SeqRole).toULongLong();
+  if (const QVariantList rests = source.data(FindingsModel::RestsOnRole).toList();
+      source.column() == FindingsModel::RestsOn && !rests.isEmpty()) {
+    target = rests.front().toULongLong();
+  } else if (source.column() == FindingsModel::Concerns) {
+    target = source.data(FindingsModel::ConcernsRole).toULongLong();
+  }
+  session_->go_to(target);
 }
 
 void MainWindow::next_finding() {

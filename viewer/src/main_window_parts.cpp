@@ -9,6 +9,7 @@
 #include "changes_model.hpp"
 #include "findings_model.hpp"
 #include "state_model.hpp"
+#include "warlog/replay/rests_on.hpp"
 #include "warlog/replay/rule_diff.hpp"
 #include "warlog/replay/rule_text.hpp"
 
@@ -90,9 +91,12 @@ std::vector<core::Seq> finding_seqs(const replay::FindingList& findings) {
 }
 
 GameListModel::Facts facts_of(const replay::GameSummary& game, const core::GameState& s, std::size_t findings,
-                              std::size_t violations) {
+                              std::size_t violations, const replay::RestsOn* rests) {
   GameListModel::Facts facts;
   facts.result = replay::describe(replay::outcome_of(s), game);
+  if (rests != nullptr && !rests->result.empty()) {
+    facts.result += " (rests on " + replay::violations_text(rests->result) + ")";
+  }
   facts.findings = static_cast<int>(findings);
   facts.violations = static_cast<int>(violations);
   return facts;

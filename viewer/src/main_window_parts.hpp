@@ -32,9 +32,11 @@ void two_value_columns(QTableView* view);
 
 [[nodiscard]] std::vector<core::Seq> finding_seqs(const replay::FindingList& findings);
 // What the game list shows of an audited game: its result from the final
-// state, and its counts of findings and of violations among them.
+// state (and the violations it rests on, when `rests` says), and its counts
+// of findings and of violations among them.
 [[nodiscard]] GameListModel::Facts facts_of(const replay::GameSummary& game, const core::GameState& final_state,
-                                            std::size_t findings, std::size_t violations);
+                                            std::size_t findings, std::size_t violations,
+                                            const replay::RestsOn* rests = nullptr);
 // The rule's id, citation, severity, basis and paraphrase (rules register),
 // as rich text for the rule pane; a line saying so for an unknown id.
 [[nodiscard]] QString rule_text_html(std::string_view rule_id);

@@ -207,9 +207,13 @@ void on(const Step& st, const ProvisionsPaid& p) {
   }
 
   // Failing to pay.
+  bool discard_owed = false;
   for (const Due& d : due) {
     if (d.matched != -1) continue;
-    if (d.priority < 2) ++seat->cards_owed_discard;
+    if (d.priority < 2) {
+      ++seat->cards_owed_discard;
+      discard_owed = true;
+    }
     if (!d.on_grid) continue;
     Troop& t = *s.at(d.item.space);
     t.flags |= kTroopUnprovisioned;
@@ -217,6 +221,15 @@ void on(const Step& st, const ProvisionsPaid& p) {
     const bool shocked = (c != nullptr && c->has(kQuirkShocked)) ||
                          (seat->allegiance == Allegiance::PawCoalition && seat->rabble_side);
     if (shocked) flee(st, d.item.space);
+  }
+  // "On top of the Morale penalty" read as the owner's (rulings R-012's
+  // option): a card that owes a discard also puts every Troop of its owner
+  // at Morale 0, those the log paid included. By default a Gambit has no
+  // Morale to lose, and the payment priority leaves the Troops unpaid anyway.
+  if (discard_owed && rules.unpaid_gambit_morale_penalty) {
+    for (auto& slot : s.grid) {
+      if (slot && slot->owner == st.ev.seat && is_troop(*slot, catalog)) slot->flags |= kTroopUnprovisioned;
+    }
   }
   seat->wages_due.clear();
 }
@@ -293,10 +306,19 @@ std::string names(const GameState& s, const std::vector<std::size_t>& which) {
 
 }  // namespace
 
+void answer_by_control(const Step& st) {
+  GameState& s = st.s;
+  if (!st.ctx.rules.final_control_any_moment || s.final_turn == 0 || s.turn != s.final_turn || s.decided_at) return;
+  for (TerritoryState& t : s.territories) {
+    if (t.final_due && territory_controller(s, t, st.ctx.catalog, st.ctx.rules) != kNoSeat) t.final_due = false;
+  }
+}
+
 // Attrition › 4, read for several Territories (rulings ): every
 // Territory at its Threshold when a turn ends makes the next turn final, once,
 // for all of them. The final turn answers a Territory by its Control when the
-// turn ends (no rule lowers a count, R-073). If one is left unanswered the
+// turn ends (no rule lowers a count, R-073), or under final_control_any_moment
+// by Control at any moment of it. If one is left unanswered the
 // game ends: the most sides held of the unanswered Territories wins (or,
 // under threshold_most_territories, the most of them won on their own sides),
 // a tie going to the leader.

@@ -148,10 +148,16 @@ void on(const Step& st, const MoraleChecked& m) {
   const int mine = morale_total(s, m.leader, st.ctx.catalog);
   const int theirs = morale_total(s, other_seat(m.leader), st.ctx.catalog);
   const bool keeps_tie = mine == theirs && (s.leader == m.leader || s.leader == kNoSeat);
-  if (mine < theirs || (mine == theirs && !keeps_tie)) {
+  const bool disagrees = mine < theirs || (mine == theirs && !keeps_tie);
+  // Under leader_from_morale the fold leads with the seat the Morale gives
+  // (a tie keeps last turn's leader), and the log's is only checked.
+  const Seat derived = disagrees && st.ctx.rules.leader_from_morale ? other_seat(m.leader) : m.leader;
+  if (disagrees) {
     st.report(rule_id::kMoraleLeader,
-              fmt::format("{} is recorded Leading in Morale with {} Morale against {}'s {}", st.player(m.leader), mine,
-                          st.player(other_seat(m.leader)), theirs));
+              fmt::format("{} is recorded Leading in Morale with {} Morale against {}'s {}{}", st.player(m.leader), mine,
+                          st.player(other_seat(m.leader)), theirs,
+                          derived == m.leader ? std::string()
+                                              : fmt::format("; {} leads, as the Morale gives", st.player(derived))));
   }
   if (s.part != 0) {
     st.report(rule_id::kLogOrder, fmt::format("turn {}'s Morale Check comes after its first phase began", s.turn));
@@ -159,10 +165,10 @@ void on(const Step& st, const MoraleChecked& m) {
     st.report(rule_id::kLogOrder, fmt::format("a second Morale Check in turn {}", s.turn));
   }
   s.morale_checked = true;
-  // The recorded leader is followed: the Morale Check page is unpublished,
-  // so disagreeing with the log here must not cascade into written-rule
-  // findings (rulings R-004).
-  s.leader = m.leader;
+  // By default the recorded leader is followed: the Morale Check page is
+  // unpublished, so disagreeing with the log here must not cascade into
+  // written-rule findings (rulings R-004). leader_from_morale lets it.
+  s.leader = derived;
 }
 
 void on(const Step& st, const PhaseStarted&) {

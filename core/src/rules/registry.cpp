@@ -58,7 +58,7 @@ constexpr Rule kRules[] = {
     // --- Morale Check (page not yet published) ---------------------------
     {id::kMoraleLeader, "Morale Check (not yet published)",
      "The player with the higher total Morale on the battlefield is Leading in Morale; a tie keeps last "
-     "turn's leader.", Warning, Assumed, "", "R-004"},
+     "turn's leader.", Warning, Assumed, "rulings.leader_from_morale", "R-004"},
 
     // --- Muster Phase ------------------------------------------------------
     {id::kMusterOrder, "Muster Phase",
@@ -238,7 +238,7 @@ constexpr Rule kRules[] = {
      Violation, Written, "", ""},
     {id::kUnpaidDiscard, "Attrition Phase › 3. Pay Provision Costs › Failing to pay",
      "A player discards one card for each unpaid Gambit or unpaid defeated un-Burrowed Troop.", Violation, Written,
-     "", "R-012"},
+     "rulings.unpaid_gambit_morale_penalty", "R-012"},
     {id::kShockedFlee, "Attrition Phase › 3. Pay Provision Costs › Failing to pay › Shocked Troops",
      "An unprovisioned Shocked Troop flees, and so does any unprovisioned Paw Coalition Troop on the Rabble side; "
      "a recorded flight must match.", Violation, Written, "", ""},
@@ -251,7 +251,7 @@ constexpr Rule kRules[] = {
     {id::kAttritionVictory, "Attrition Phase › 4. Check Territory Threshold",
      "If the final turn ends with a Territory at its Threshold not Controlled, the player with most sides of the "
      "Territories left unanswered wins an Attrition Victory; a tie goes to the player Leading in Morale.", Violation,
-     Assumed, "rulings.threshold_most_territories", "R-072"},
+     Assumed, "rulings.threshold_most_territories, rulings.final_control_any_moment", "R-072"},
     {id::kEmptyDeck, "Attrition Phase › WIP — running out of cards",
      "With the WIP rule on: for each card a player should draw but cannot, one of their Troops flees.", Violation,
      Written, "wip.empty_deck_penalty", ""},

@@ -62,6 +62,9 @@ struct Ruleset {
   bool rarity_per_deck = false;             // rarity limits count the Army and Orders Decks apart
   bool beneath_first_territory = false;     // a Troop beside several Territories goes beneath the first in setup order
   bool threshold_most_territories = false;  // the most unanswered Territories won, not the most sides, decides
+  bool final_control_any_moment = false;    // Control held at any moment of the final turn answers a due Territory
+  bool unpaid_gambit_morale_penalty = false;// an unpaid Gambit also puts its owner's Troops at Morale 0
+  bool leader_from_morale = false;          // the fold derives the leader from Morale; the recorded one is checked
 
   // Who sees what (docs/rulings.md › Visibility); read by the seat views of
   // the viewer, the report and the server, never by the fold.

@@ -59,6 +59,9 @@ class FindingList {
   [[nodiscard]] FindingView at(std::size_t i) const noexcept;
   [[nodiscard]] core::Seq seq(std::size_t i) const noexcept { return rows_[i].seq; }
   [[nodiscard]] core::Severity severity(std::size_t i) const noexcept { return rows_[i].severity; }
+  // The event row i concerns (core::Finding::concerns): its own seq for
+  // most findings; an earlier event for one reported when a part closes.
+  [[nodiscard]] core::Seq concerns(std::size_t i) const noexcept;
   // Row i as a LocatedFinding (the message copied), as audit() gives it.
   [[nodiscard]] LocatedFinding located(std::size_t i) const;
 
@@ -97,7 +100,16 @@ class FindingList {
   [[nodiscard]] std::string_view text_of(std::uint64_t text) const noexcept;
   [[nodiscard]] std::uint64_t intern(std::string_view message);
 
+  // The rows whose finding concerns another event than its own seq, in row
+  // order: few (findings reported when a part closes), so kept beside the
+  // rows rather than in each (a row stays 40 bytes).
+  struct Concern {
+    std::size_t row;
+    core::Seq seq;
+  };
+
   std::vector<Row> rows_;
+  std::vector<Concern> concerns_;
   std::string arena_;
   // Slot (hash of a message mod kRecent) -> that message's text + 1; 0 empty.
   // A lossy cache, not an index: a message missed here is stored again.
