@@ -1,4 +1,5 @@
 #include "warlog/core/fold.hpp"
+#include "warlog/core/close_log.hpp"
 
 #include <fmt/format.h>
 
@@ -91,6 +92,41 @@ GameState fold(const Context& ctx, std::span<const Event> events, std::vector<Fi
   GameState state;
   for (const Event& ev : events) apply(ctx, state, ev, out);
   return state;
+}
+
+std::string log_end_place(const GameState& state) {
+  if (!state.created || state.phase == Phase::End || state.next_seq == 0) return "";
+  if (state.turn == 0) return "during setup";
+  if (state.active >= kSeatCount) return fmt::format("turn {}, before its first phase", state.turn);
+  std::string phase(to_string(state.phase));
+  if (!phase.empty()) phase[0] = static_cast<char>(phase[0] - 'a' + 'A');
+  return fmt::format("turn {}, {} {}", state.turn, phase, state.active + 1);
+}
+
+std::string close_log(const Context& ctx, GameState& state, std::vector<Finding>& out) {
+  const std::string where = log_end_place(state);
+  if (where.empty()) return where;
+  // The last event's seq, turn and phase: the findings are located there.
+  const Event end{0, state.next_seq - 1, state.turn, state.phase, kNoSeat, GameEnded{}};
+  const detail::Step step{ctx, state, end, out, out.size(), 0, {}};
+  const std::optional<Seq> decided = state.decided_at;
+  detail::close_part(step);
+  detail::settle_placements(step);
+  if (state.part == 5) detail::end_of_turn(step);
+  if (state.victory && (state.victory == Victory::Supremacy || state.victory == Victory::Attrition)) {
+    const char* kind = *state.victory == Victory::Supremacy ? "a Supremacy Victory" : "an Attrition Victory";
+    const Seat winner = state.winner;
+    // No seat broke it, and no action: it concerns the part the log ends
+    // in (so rests_on never tries the last event as its cause).
+    step.report_for(kNoSeat, state.part_started, rule_id::kResult,
+                    fmt::format("the log records no result, but the rules give {} to {} {}", kind,
+                                winner < kSeatCount ? state.seats[winner].player : std::string("nobody"),
+                                decided ? fmt::format("at event {}", *decided)
+                                        : fmt::format("in turn {}", state.decided_turn != 0 ? state.decided_turn
+                                                                                             : state.turn)));
+  }
+  for (std::size_t i = step.first; i < out.size(); ++i) out[i].message += " (the log ends here)";
+  return where;
 }
 
 std::string check_invariants(const GameState& s) {

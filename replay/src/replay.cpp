@@ -9,6 +9,7 @@
 #include <mutex>
 #include <set>
 
+#include "warlog/core/close_log.hpp"
 #include "warlog/core/corrections.hpp"
 #include "warlog/core/hash.hpp"
 #include "warlog/core/notation.hpp"
@@ -500,6 +501,7 @@ Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options)
   std::vector<core::Finding> found;
   bool corrected = false;
   detail::TimeLog times;
+  core::Event last;  // the last event's place, where the end of the log is found
   auto n = reader->scan(id, 0, store::kEndSeq, [&](const core::Event& ev) {
     if (core::is_correction(ev.payload)) {
       corrected = true;  // folded again below, whole
@@ -509,9 +511,17 @@ Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options)
     core::apply(ctx, audit.final_state, ev, found);
     times.see(ev, found);
     locate_findings(found, ev, audit.findings);
+    // No seat: a finding of the end names its own seat, or none.
+    last = core::Event{ev.game, ev.seq, ev.turn, ev.phase, core::kNoSeat, core::GameEnded{}};
     return true;
   });
   if (!n) return tl::unexpected(n.error());  // the scan names the game and seq
+  if (!corrected) {
+    // The log as a whole record: its end closes the part it ends in.
+    found.clear();
+    (void)core::close_log(ctx, audit.final_state, found);
+    locate_findings(found, last, audit.findings);
+  }
   if (corrected) {
     // A correction may revise what earlier events found (a void refolds
     // the effective stream): fold the whole stream through corrections.hpp.
@@ -519,6 +529,7 @@ Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options)
     if (!events) return tl::unexpected(events.error());
     std::vector<core::Finding> all;
     audit.final_state = core::fold(ctx, *events, all);
+    (void)core::close_log(ctx, audit.final_state, all);
     times = detail::TimeLog{};
     for (const core::Event& ev : *events) times.see(ev, all);
     std::stable_sort(all.begin(), all.end(), [](const core::Finding& a, const core::Finding& b) { return a.seq < b.seq; });

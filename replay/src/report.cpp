@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "warlog/core/close_log.hpp"
 #include "warlog/replay/rests_on.hpp"
 #include "warlog/replay/rule_diff.hpp"
 
@@ -44,6 +45,10 @@ std::string audit_text(const GameAudit& audit) {
     if (rests != nullptr && i < rests->findings.size() && !rests->findings[i].empty()) {
       out += fmt::format("            rests on {}\n", violations_text(rests->findings[i]));
     }
+  }
+  if (const std::string open = core::log_end_place(audit.final_state); !open.empty()) {
+    // Said even when clean: a live game's log, or one cut short.
+    out += fmt::format("  log ends open: the log ends without an end line in {}; that part is closed there\n", open);
   }
   if (audit.findings.empty()) out += "  clean: no findings\n";
   if (!audit.struck.empty()) {
@@ -120,6 +125,8 @@ nlohmann::json audit_json(const GameAudit& audit) {
                    {"digest", audit.digest()},
                    {"violations", audit.violations()},
                    {"findings", nlohmann::json::array()}};
+  // Only for a log without GameEnded: where it ends.
+  if (const std::string open = core::log_end_place(audit.final_state); !open.empty()) g["log_ends_open"] = open;
   const RestsOn* rests = audit.rests_on ? &*audit.rests_on : nullptr;
   for (std::size_t i = 0; i < audit.findings.size(); ++i) {
     nlohmann::json f = finding_json(audit.findings[i], audit.game);

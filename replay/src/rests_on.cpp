@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "warlog/core/close_log.hpp"
 #include "warlog/core/corrections.hpp"
 
 namespace warlog::replay {
@@ -94,6 +95,7 @@ RestsOn rests_on(const core::Context& ctx, std::span<const core::Event> events,
       core::apply(ctx, s, events[effective[k]], got);
       ++out.events_applied;
     }
+    (void)core::close_log(ctx, s, got);  // as the audit ends it
     std::map<std::pair<core::Seq, std::string_view>, int> given;
     for (const core::Finding& g : got) ++given[{g.seq, g.rule_id}];
     for (std::size_t i = 0; i < findings.size(); ++i) {

@@ -8,6 +8,7 @@
 #include "context.hpp"
 #include "state_words.hpp"
 #include "stream.hpp"
+#include "warlog/core/close_log.hpp"
 #include "warlog/core/corrections.hpp"
 #include "warlog/replay/report.hpp"
 #include "warlog/store/store.hpp"
@@ -143,6 +144,17 @@ Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const Rule
     return true;
   });
   if (!n) return tl::unexpected(Error{n.error().code, fmt::format("game {}: {}", id, n.error().message)});
+  if (!corrected) {
+    // Both folds end the log as the audit does, at its last event.
+    fb.clear();
+    fc.clear();
+    (void)core::close_log(base, sb, fb);
+    // The candidate's fold stopped where the log could no longer be followed.
+    if (!diff.undetermined) (void)core::close_log(cand, sc, fc);
+    core::Event last{id, sb.next_seq == 0 ? 0 : sb.next_seq - 1, sb.turn, sb.phase, core::kNoSeat, core::GameEnded{}};
+    locate_findings(fb, last, all_b);
+    locate_findings(fc, last, all_c);
+  }
   if (corrected) {
     // State after state under both, each the fold of the events that count;
     // the findings compared are the final ones (a void may revise a
@@ -166,8 +178,12 @@ Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const Rule
     sc = c.state();
     all_b.clear();
     all_c.clear();
-    locate_all(b.findings(), *events, all_b);
-    locate_all(c.findings(), *events, all_c);
+    std::vector<core::Finding> whole_b = b.findings();
+    std::vector<core::Finding> whole_c = c.findings();
+    (void)core::close_log(base, sb, whole_b);
+    (void)core::close_log(cand, sc, whole_c);
+    locate_all(whole_b, *events, all_b);
+    locate_all(whole_c, *events, all_c);
     if (diff.undetermined) {
       const core::Seq at = diff.undetermined->at.seq;
       std::erase_if(all_b, [at](const LocatedFinding& f) { return f.finding.seq > at; });

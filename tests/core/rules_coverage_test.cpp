@@ -336,6 +336,8 @@ const std::map<std::string, std::string, std::less<>> kIdStems = {
     {"WAR-A", "WarfareA"},
     {"WAR-B", "WarfareB"},
     {"WAR-C", "WarfareC"},
+    {"ATT", "Attrition"},
+    {"ATT-end", "AttritionEndOfTurn"},
     {"ATT-1", "AttritionStep1"},
     {"ATT-2", "AttritionStep2"},
     {"ATT-3", "AttritionStep3"},

@@ -26,6 +26,29 @@ std::string part_name(const Step& st, std::uint8_t part) {
   return fmt::format("{}'s {} phase", st.player(seat), to_string(p.phase));
 }
 
+// Closes the parts `from` .. `to - 1` of the turn, which the log skipped, as
+// if each had been taken and nothing done in it (rulings R-096): its seat
+// still owed its draws and its Provisions. Found at the event that makes the
+// skip certain. The Warfare part owes nothing when no Charge was declared.
+void close_skipped(const Step& st, std::uint8_t from, std::uint8_t to) {
+  GameState& s = st.s;
+  if (s.leader >= kSeatCount) return;
+  const Seat active = s.active;
+  const Phase phase = s.phase;
+  const Seq started = s.part_started;
+  for (std::uint8_t p = from; p < to && p <= std::size(kParts); ++p) {
+    const Part& part = kParts[p - 1];
+    if (part.phase == Phase::Warfare) continue;
+    s.active = part.leader ? s.leader : other_seat(s.leader);
+    s.phase = part.phase;
+    s.part_started = st.ev.seq;
+    close_part(st);
+  }
+  s.active = active;
+  s.phase = phase;
+  s.part_started = started;
+}
+
 }  // namespace
 
 void on(const Step& st, const GameCreated& g) {
@@ -101,8 +124,14 @@ void on(const Step& st, const TurnStarted&) {
   } else if (s.part == std::size(kParts)) {
     end_of_turn(st);
   } else if (s.part != 0) {
-    st.report(rule_id::kLogOrder, fmt::format("turn {} starts before {} had its turn", st.ev.turn,
+    // The part skipped cites where its order is written: the next player's
+    // Muster (Muster Phase), an Attrition part (Attrition Phase › End of Turn).
+    const std::uint8_t due = s.part + 1;
+    const std::string_view rule = due == 2 ? rule_id::kMusterOrder : due >= 4 ? rule_id::kAttritionEndOfTurn
+                                                                             : rule_id::kLogOrder;
+    st.report(rule, fmt::format("turn {} starts before {} had its turn", st.ev.turn,
                                               s.leader == kNoSeat ? "every player" : part_name(st, s.part + 1)));
+    close_skipped(st, due, static_cast<std::uint8_t>(std::size(kParts) + 1));
   }
   if (st.ev.turn != s.turn + 1) {
     st.report(rule_id::kLogOrder, fmt::format("turn {} follows turn {}", st.ev.turn, s.turn));
@@ -203,10 +232,16 @@ void on(const Step& st, const PhaseStarted&) {
   }
   const std::uint8_t next = s.part + 1;
   if (found != next) {
-    const std::string_view rule = phase == Phase::Muster ? rule_id::kMusterOrder : rule_id::kLogOrder;
+    // Each phase's order is written in its own document.
+    // Past the turn's last part, what is due is the next turn (LOG.order).
+    const std::string_view rule = next > std::size(kParts)  ? rule_id::kLogOrder
+                                  : phase == Phase::Muster  ? rule_id::kMusterOrder
+                                  : phase == Phase::Warfare ? rule_id::kWarfareOrder
+                                                            : rule_id::kAttritionOrder;
     const std::string expected = next <= std::size(kParts) ? part_name(st, next) : "the next turn";
     st.report(rule, fmt::format("{}'s {} phase starts where {} was due", st.player(seat), to_string(phase), expected));
   }
+  if (found > next) close_skipped(st, next, found);
   // A phase no part of the turn matches (a Warfare Phase of the player not
   // leading) takes the next part, but never past the last: after the fifth
   // part it would index past kParts in part_name (fuzz target "snapshot",

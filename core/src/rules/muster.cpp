@@ -232,7 +232,9 @@ void move_troop(const Step& st, Space from, Space to, std::string_view once_rule
     st.report(once_rule, fmt::format("{} has already moved this phase", what));
   }
   if (!adjacent(from, to)) {
-    st.report(rule_id::kMusterOneSpace, fmt::format("{} is not a move of one space horizontally or vertically", what));
+    // Attrition step 1 says "1 space" itself: its moves cite it, not Muster.
+    st.report(once_rule == rule_id::kAttritionMove ? rule_id::kAttritionMove : rule_id::kMusterOneSpace,
+              fmt::format("{} is not a move of one space horizontally or vertically", what));
   }
   if (onto_territory(st, to, what)) return;
   auto& dest = st.s.at(to);

@@ -130,6 +130,9 @@ constexpr Rule kRules[] = {
      "drawer plays or Forages it; the drawer may draw one more.", Violation, Written, "wip.turncoat", "R-019"},
 
     // --- Warfare Phase -------------------------------------------------------
+    {id::kWarfareOrder, "Warfare Phase › A. Shotte Subphase",
+     "The Warfare Phase follows both Muster Phases and opens with the player Leading in Morale.", Violation, Written,
+     "", ""},
     {id::kShotteSubphase, "Warfare Phase › A. Shotte Subphase",
      "Shotte fire happens in the Warfare Phase before any Charge.", Violation, Written, "", ""},
     {id::kShotteOrder, "Warfare Phase › A. Shotte Subphase",
@@ -216,6 +219,11 @@ constexpr Rule kRules[] = {
      "", ""},
 
     // --- Attrition Phase ---------------------------------------------------
+    {id::kAttritionOrder, "Attrition Phase",
+     "The player Leading in Morale resolves the Attrition Phase first, then the next player.", Violation, Written, "",
+     ""},
+    {id::kAttritionEndOfTurn, "Attrition Phase › End of Turn",
+     "The next player completes their Attrition Phase before the turn ends.", Violation, Written, "", ""},
     {id::kAttritionMove, "Attrition Phase › 1. Recover Troops",
      "In step 1 the player Leading in Morale may move each of their Troops 1 space, once.", Violation, Written,
      "rulings.attrition_moves_both_players", "R-007"},

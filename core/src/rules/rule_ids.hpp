@@ -83,6 +83,9 @@ inline constexpr std::string_view kBurrowedHidden = "WAR-B.burrowed-hidden";
 inline constexpr std::string_view kBurrowTiming = "WAR-B.burrow-timing";
 inline constexpr std::string_view kBurrowMustering = "WAR-B.burrow-mustering";
 
+inline constexpr std::string_view kAttritionOrder = "ATT.order";
+inline constexpr std::string_view kAttritionEndOfTurn = "ATT-end.order";
+inline constexpr std::string_view kWarfareOrder = "WAR.order";
 inline constexpr std::string_view kAttritionMove = "ATT-1.move";
 inline constexpr std::string_view kRecoverLost = "ATT-1.recover";
 inline constexpr std::string_view kRecoverSpace = "ATT-1.recover-space";

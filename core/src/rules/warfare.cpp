@@ -543,8 +543,11 @@ void on(const Step& st, const CombatResolved& c) {
                                                       def->card, to_string(d.defender), to_string(c.troop)));
     }
     check_fighter(st, d.defender, *def);
-    if (!st.ctx.rules.defender_strikes_each_combat && std::find(s.defenders_struck.begin(), s.defenders_struck.end(),
-                                                                d.defender) != s.defenders_struck.end()) {
+    const bool struck_before = !st.ctx.rules.defender_strikes_each_combat && contains(s.defenders_struck, d.defender);
+    // `; c2` with no arrow (docs/notation.md § 5): a defender that already
+    // dealt its damage this Charge is in this combat and deals none.
+    if (struck_before && d.strikes.empty()) continue;
+    if (struck_before) {
       st.report(rule_id::kCombatVigor, fmt::format("'{}' on {} already dealt its damage this Charge (rulings R-008)",
                                                    def->card, to_string(d.defender)));
     }
