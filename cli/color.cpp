@@ -22,13 +22,15 @@ namespace {
 
 // "  seq  122  turn  7 warfare   Lukas      WAR-C.lost violation (written)":
 // the severity is the word before the basis in parentheses at the end.
+// record's finding of a line not recorded (a held or needs-confirm line)
+// begins "  not recorded  turn ..." instead.
 std::string paint_line(std::string_view line) {
   static const std::array<std::pair<std::string_view, fmt::text_style>, 3> kSeverities{{
       {" violation (", fmt::fg(fmt::terminal_color::bright_red) | fmt::emphasis::bold},
       {" warning (", fmt::fg(fmt::terminal_color::yellow) | fmt::emphasis::bold},
       {" note (", fmt::fg(fmt::terminal_color::cyan)},
   }};
-  if (line.starts_with("  seq ") && line.ends_with(")")) {
+  if ((line.starts_with("  seq ") || line.starts_with("  not recorded ")) && line.ends_with(")")) {
     for (const auto& [word, style] : kSeverities) {
       const auto at = line.rfind(word);
       if (at == std::string_view::npos) continue;

@@ -1,5 +1,6 @@
 #pragma once
-// Colour in the text reports (audit, and merge of audit parts): a finding's
+// Colour in the text reports (audit, merge of audit parts, and record's
+// answers, whose findings audit's finding_text prints): a finding's
 // severity and its citation, with fmt's terminal styles. --color auto (the
 // default) colours only when stdout is a terminal and NO_COLOR is unset or
 // empty (no-color.org); always and never say it outright.

@@ -117,7 +117,7 @@ Expected<Part> open_part(const std::string& path) {
     return tl::unexpected(
         bad(p, "not a partial report (write one with audit or rule-diff --shard K/N)"));
   }
-  if ((*h)["schema"] != nlohmann::json{{"name", "warlog.part"}, {"version", 1}}) {
+  if ((*h)["schema"] != nlohmann::json{{"name", "warlog.part"}, {"version", kPartVersion}}) {
     return tl::unexpected(bad(p, fmt::format("a partial report of another version: {}", (*h)["schema"].dump())));
   }
   p.header = std::move(*h);

@@ -25,6 +25,7 @@
 #include <optional>
 #include <string_view>
 
+#include "color.hpp"
 #include "common.hpp"
 #include "verbs.hpp"
 #include "warlog/replay/event_json.hpp"
@@ -49,6 +50,11 @@ void put(const std::string& s) {
   std::fwrite(s.data(), 1, s.size(), stdout);
   std::fflush(stdout);
 }
+
+// An answer's text, its findings' severities and citations coloured as
+// audit's are when `color` (--color, use_color: off when piped and under
+// NO_COLOR).
+std::string shown(std::string text, bool color) { return color ? paint_findings(text) : text; }
 
 // --- The terminal: libedit ---------------------------------------------------
 // libedit's readline interface calls plain functions with no user pointer,
@@ -118,7 +124,7 @@ bool ask_yes(const std::string& question) {
 
 class TerminalSession {
  public:
-  TerminalSession(Recorder& r, bool strict) : r_(r), strict_(strict) {}
+  TerminalSession(Recorder& r, bool strict, bool color) : r_(r), strict_(strict), color_(color) {}
 
   int run() {
     rl_readline_name = "warlog";
@@ -202,7 +208,7 @@ class TerminalSession {
       return false;
     }
     if (f->events.empty()) return true;
-    put(erase_prompt() + replay::followed_text(r_, *f));
+    put(erase_prompt() + shown(replay::followed_text(r_, *f), color_));
     shown_ = prompt();
     rl_set_prompt(shown_.c_str());
     rl_forced_update_display();
@@ -229,7 +235,7 @@ class TerminalSession {
     // At a terminal a judge's backup always says what it crosses and asks.
     auto o = r_.enter(line, strict_ ? replay::Violations::Hold : replay::Violations::HoldBackup);
     if (o && o->status == LineStatus::NeedsConfirm) {
-      put(replay::held_text(r_, *o));
+      put(shown(replay::held_text(r_, *o), color_));
       const char* question = o->crossing.empty() ? "this line breaks a rule: record it anyway? [y/N] "
                                                  : "record this backup? [y/N] ";
       if (!ask_yes(question)) {
@@ -239,7 +245,7 @@ class TerminalSession {
       const LineOutcome held = std::move(*o);
       o = r_.enter(line, replay::Violations::Record);
       if (o) {
-        put(replay::confirmed_text(r_, held, *o));
+        put(shown(replay::confirmed_text(r_, held, *o), color_));
         return true;
       }
     }
@@ -247,19 +253,20 @@ class TerminalSession {
       error_line(o.error());
       return false;
     }
-    put(replay::answer_text(r_, *o));
+    put(shown(replay::answer_text(r_, *o), color_));
     return true;
   }
 
   Recorder& r_;
   bool strict_ = false;
+  bool color_ = false;
   std::string shown_;   // the prompt libedit shows
   bool typed_ = false;  // a key was read under it
 };
 
-int terminal_session(Recorder& r, bool strict) { return TerminalSession(r, strict).run(); }
+int terminal_session(Recorder& r, bool strict, bool color) { return TerminalSession(r, strict, color).run(); }
 
-int pipe_session(Recorder& r, bool strict, bool jsonl) {
+int pipe_session(Recorder& r, bool strict, bool jsonl, bool color) {
   std::string line;
   std::uint64_t n = 0;
   while (std::getline(std::cin, line)) {
@@ -269,7 +276,7 @@ int pipe_session(Recorder& r, bool strict, bool jsonl) {
       error_line(o.error());
       return kExitError;
     }
-    put(jsonl ? outcome_json(r, n, *o) : replay::answer_text(r, *o));
+    put(jsonl ? outcome_json(r, n, *o) : shown(replay::answer_text(r, *o), color));
   }
   return kExitClean;
 }
@@ -286,6 +293,10 @@ CLI::App* add_record(CLI::App& app, RecordArgs& a) {
   rec->add_flag("--strict", a.strict, "Ask before recording a line that breaks a rule (from a pipe: needs-confirm)");
   rec->add_option("--format", a.format, "text (default) or jsonl: one JSON object per input line, from a pipe")
       ->check(CLI::IsMember({"text", "jsonl"}));
+  rec->add_option("--color", a.color,
+                  "Colour the severities and citations of findings, as audit does: auto (on a terminal, unless "
+                  "NO_COLOR is set), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   rec->add_option("--catalog", a.catalog, "Card catalog CSV for a header without a [Catalog] tag");
   rec->add_option("--ruleset", a.ruleset, "Ruleset TOML for a header without a [Ruleset] tag");
   rec->add_option("--sign-as", a.sign_as,
@@ -372,13 +383,14 @@ int run_record(const RecordArgs& a) {
   }
   if (key) recorder->sign_backups_with(*key);
   const bool terminal = ::isatty(STDIN_FILENO) == 1 && ::isatty(STDOUT_FILENO) == 1;
-  if (terminal && a.format == "text") return terminal_session(*recorder, a.strict);
+  const bool color = a.format == "text" && use_color(a.color);
+  if (terminal && a.format == "text") return terminal_session(*recorder, a.strict, color);
   // From a pipe too, a new game's number comes first, to go on with it later
   // (--game N); jsonl carries it in every answer.
   if (!a.header.empty() && a.format == "text") {
     put(fmt::format("game {} created: go on with it with --game {}\n", recorder->game(), recorder->game()));
   }
-  return pipe_session(*recorder, a.strict, a.format == "jsonl");
+  return pipe_session(*recorder, a.strict, a.format == "jsonl", color);
 }
 
 }  // namespace warlog::cli

@@ -76,8 +76,12 @@ std::vector<std::string> piece_formats(const Options& o, std::string_view verb) 
 
 namespace {
 
+// Every line of a part names its schema, as every JSON Lines line does
+// (docs/schema/part.schema.json); the part's own version, not kJsonSchemaVersion.
+nlohmann::json part_schema() { return {{"name", "warlog.part"}, {"version", kPartVersion}}; }
+
 std::string part_line(const GameEntry& e) {
-  nlohmann::json j{{"type", "game"}, {"game", e.game}};
+  nlohmann::json j{{"type", "game"}, {"schema", part_schema()}, {"game", e.game}};
   if (!e.tally.empty()) j["tally"] = e.tally;
   j["pieces"] = nlohmann::json::object();
   for (const auto& [format, text] : e.pieces) j["pieces"][format] = text;
@@ -117,7 +121,7 @@ int run_reported(const Options& o, VerbJob job, const ShardedVerb& v) {
     return kExitError;
   }
   const nlohmann::json header{{"type", "part"},
-                              {"schema", {{"name", "warlog.part"}, {"version", 1}}},
+                              {"schema", part_schema()},
                               {"warlog", WARLOG_VERSION},
                               {"engine", core::kEngineVersion},
                               {"json-schema", kJsonSchemaVersion},
@@ -136,7 +140,7 @@ int run_reported(const Options& o, VerbJob job, const ShardedVerb& v) {
   if (!outcome) return kExitError;
   c.flush();
   // The last line says the part is whole: merge refuses one cut short.
-  fmt::print("{}\n", nlohmann::json{{"type", "end"}, {"games", outcome->games}}.dump());
+  fmt::print("{}\n", nlohmann::json{{"type", "end"}, {"schema", part_schema()}, {"games", outcome->games}}.dump());
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
     error_line(Error{ErrorCode::IoError, "cannot write the partial report (is the disk full?)"});
     return kExitError;

@@ -7,13 +7,14 @@
 // the merged report is the single run's byte for byte (what a verb prints
 // is decided once, in its report writer).
 //
-// A partial report is JSON Lines:
-//   {"type": "part", "schema": {"name": "warlog.part", "version": 1},
-//    "warlog": VERSION, "engine": N, "verb": "audit", "shard": {"index": K,
-//    "count": N, "by": kShardHash}, "args": {...}, "report": {...}}
-//   {"type": "game", "game": ID, "tally": "...", "pieces": {FORMAT: TEXT,
-//    ...}, "error": LINE, "lost": true}            one per game, by id
-//   {"type": "end", "games": COUNT}
+// A partial report is JSON Lines (docs/schema/part.schema.json), each line
+// with "schema": {"name": "warlog.part", "version": kPartVersion}:
+//   {"type": "part", "schema": ..., "warlog": VERSION, "engine": N,
+//    "json-schema": kJsonSchemaVersion, "verb": "audit", "shard": {"index":
+//    K, "count": N, "by": kShardHash}, "args": {...}, "report": {...}}
+//   {"type": "game", "schema": ..., "game": ID, "tally": "...", "pieces":
+//    {FORMAT: TEXT, ...}, "error": LINE, "lost": true}   one per game, by id
+//   {"type": "end", "schema": ..., "games": COUNT}
 // It holds no time, host, store path or duration: parts of the same
 // arguments on any machines merge into one report. `args` are the options
 // that change what is reported (file contents by hash); `report` what the
@@ -38,6 +39,11 @@ namespace warlog::cli {
 // How a game is given a shard (docs/scaling.md): the first 8 bytes of
 // BLAKE2b-256 of the id's 8 big-endian bytes, read big-endian, modulo N.
 // A game keeps its shard as ids grow, and the shares stay even.
+// The part format's version: merge refuses a part of another one. (The
+// game and end lines name it too since issue 19's schema; a part without
+// that, of the same version, still merges.)
+inline constexpr int kPartVersion = 1;
+
 inline constexpr const char* kShardHash = "blake2b-256(id u64 BE)[0..8] BE mod N";
 [[nodiscard]] std::uint64_t shard_of(core::GameId id, std::uint64_t count) noexcept;
 

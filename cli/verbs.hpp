@@ -97,6 +97,7 @@ struct RecordArgs {
   std::string format = "text";
   std::string catalog, ruleset;
   std::string sign_as;  // --sign-as KEYFILE: sign every backup with it
+  std::string color = "auto";  // --color: auto, always, never (color.hpp), as audit's
 };
 CLI::App* add_record(CLI::App& app, RecordArgs& r);
 int run_record(const RecordArgs& r);

@@ -18,6 +18,57 @@ namespace warlog::store {
 
 using detail::Shared;
 
+namespace detail {
+
+// madvise(MADV_DONTNEED) on LMDB's map, which is a read-only MAP_SHARED
+// mapping of data.mdb (no MDB_WRITEMAP; a Reader's txn is always MDB_RDONLY,
+// so every value it reads points into the map): the pages leave this
+// process's resident set, stay in the page cache, and fault back in with
+// the same bytes on the next read, also for a thread that is reading them
+// now (replay::parallel_for's). Every address between the lowest and the
+// highest value read lies within the one mapping, so the range is too.
+// The range is everything read since the map was mapped, not only since the
+// last release: the fault after a release maps up to 64 KiB of cached pages
+// around the faulting one back in (the kernel's fault-around), and the
+// B-tree's branch pages, never a value, lie between the values; both would
+// pile up outside a range of the latest values only. Dropping a range of
+// which little is resident costs little (the kernel walks the page tables
+// present, 2 MiB apiece).
+bool MappedPages::read(std::uintptr_t lo, std::uintptr_t hi, std::uint64_t events) noexcept {
+  std::uintptr_t first = 0, end = 0;
+  {
+    std::lock_guard lock(mutex_);
+    lo_ = std::min(lo_, lo);
+    hi_ = std::max(hi_, hi);
+    events_ += events;
+    if (events_ < kReleaseEvery) return false;
+    static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    first = lo_ & ~(page - 1);
+    end = (hi_ + page - 1) & ~(page - 1);
+    events_ = 0;  // the range stays: the next release gives all of it back again
+  }
+  // Outside the lock: the other threads go on reading (and counting) while
+  // the kernel drops the range. Advice only: a failure leaves the pages
+  // resident, nothing else.
+  (void)::madvise(reinterpret_cast<void*>(first), end - first, MADV_DONTNEED);
+  return true;
+}
+
+void MappedPages::forget() noexcept {
+  std::lock_guard lock(mutex_);
+  lo_ = UINTPTR_MAX;
+  hi_ = 0;
+  events_ = 0;
+}
+
+void note_read(const Shared& s, std::string_view bytes, std::uint64_t events) noexcept {
+  if (bytes.empty()) return;
+  const auto at = reinterpret_cast<std::uintptr_t>(bytes.data());
+  (void)s.pages.read(at, at + bytes.size(), events);
+}
+
+}  // namespace detail
+
 Reader::Reader(std::shared_ptr<Shared> shared, MDB_txn* txn) noexcept
     : shared_(std::move(shared)), txn_(txn), owner_(std::this_thread::get_id()) {}
 
@@ -57,6 +108,8 @@ Expected<std::vector<core::GameId>> Reader::game_ids() const {
   auto cursor = lmdb::Cursor::open(txn_, s.dbi.games);
   if (!cursor) return detail::fail(s, "opening a games cursor", cursor.error());
   std::vector<core::GameId> ids;
+  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  std::uintptr_t last_page = 0;
   for (auto e = cursor->get(MDB_FIRST);; e = cursor->get(MDB_NEXT)) {
     if (!e) return detail::fail(s, "reading games", e.error());
     if (!*e) break;
@@ -65,6 +118,11 @@ Expected<std::vector<core::GameId>> Reader::game_ids() const {
                                                          s.path.string(), cursor->key().size()));
     }
     ids.push_back(get_be64(cursor->key().data()));
+    // The records' pages lie among the events' (written with them), so each
+    // new page of the walk is a fault that maps 64 KiB around it: a seek.
+    const auto at = reinterpret_cast<std::uintptr_t>(cursor->key().data()) & ~(page - 1);
+    detail::note_read(s, cursor->key(), at != last_page ? detail::MappedPages::kSeekEvents : 0);
+    last_page = at;
   }
   return ids;
 }
@@ -107,6 +165,7 @@ Expected<GameMeta> Reader::record(core::GameId id) const {
     if (!missing) return tl::unexpected(missing.error());
     return tl::unexpected(*missing);
   }
+  detail::note_read(s, **raw, detail::MappedPages::kSeekEvents);  // a get is a seek
   auto m = decode_game_meta(**raw);
   if (!m) return make_error(m.error().code, fmt::format("game {}: {}", id, m.error().message));
   m->id = id;
@@ -116,49 +175,41 @@ Expected<GameMeta> Reader::record(core::GameId id) const {
 // --- Streams ----------------------------------------------------------------------
 namespace {
 
-// Scans longer than this many events give the pages they have read back
-// every this many events (PagesBehind).
-constexpr core::Seq kReleaseEvery = 16384;
 
-// Drops the pages of the memory-mapped data file that a long scan has read
-// from this process's resident set, behind the cursor: a million-event game
-// would otherwise leave ~130 MB of the file mapped in (RSS), though the scan
-// holds one event at a time. madvise(MADV_DONTNEED) on LMDB's map, which is
-// a read-only MAP_SHARED mapping of data.mdb (no MDB_WRITEMAP; a Reader's
-// txn is always MDB_RDONLY, so every value points into the map): the pages
-// stay in the kernel's page cache and a later read faults them back in with
-// the same bytes. Only the range between the lowest and highest value read
-// since the last release is given back; it lies within the one mapping.
+// What one walk has read, handed to the store's count (MappedPages) at its
+// end and every MappedPages::kReleaseEvery events within it, so that the pages of the
+// memory-mapped data file leave this process's resident set as scans go:
+// a million-event game would otherwise leave ~130 MB of the file mapped in
+// (RSS) though the scan holds one event at a time, and an audit of 100,000
+// short games the whole file (~710 MB), one short scan at a time.
+// The pages stay in the kernel's page cache and a later read faults them
+// back in with the same bytes (MappedPages::read).
 class PagesBehind {
  public:
-  explicit PagesBehind(bool enabled) : enabled_(enabled) {}
+  explicit PagesBehind(detail::MappedPages& store) : store_(store) {}
   PagesBehind(const PagesBehind&) = delete;
   PagesBehind& operator=(const PagesBehind&) = delete;
-  ~PagesBehind() { release(); }
+  ~PagesBehind() { hand_over(); }
 
   void read(std::string_view bytes, core::Seq events) noexcept {
-    if (!enabled_ || bytes.empty()) return;
+    if (bytes.empty()) return;
     const auto at = reinterpret_cast<std::uintptr_t>(bytes.data());
     lo_ = std::min(lo_, at);
     hi_ = std::max(hi_, at + bytes.size());
     count_ += events;
-    if (count_ >= kReleaseEvery) release();
+    if (count_ >= detail::MappedPages::kReleaseEvery) hand_over();
   }
 
-  void release() noexcept {
-    if (!enabled_ || lo_ >= hi_) return;
-    static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-    const std::uintptr_t first = lo_ & ~(page - 1);
-    const std::uintptr_t end = (hi_ + page - 1) & ~(page - 1);
-    // Advice only: a failure leaves the pages resident, nothing else.
-    (void)::madvise(reinterpret_cast<void*>(first), end - first, MADV_DONTNEED);
+ private:
+  void hand_over() noexcept {
+    if (lo_ >= hi_) return;
+    (void)store_.read(lo_, hi_, count_);
     lo_ = UINTPTR_MAX;
     hi_ = 0;
     count_ = 0;
   }
 
- private:
-  bool enabled_;
+  detail::MappedPages& store_;
   std::uintptr_t lo_ = UINTPTR_MAX;
   std::uintptr_t hi_ = 0;
   core::Seq count_ = 0;
@@ -189,6 +240,7 @@ Expected<std::optional<detail::BlockView>> get_block(const Shared& s, MDB_txn* t
   auto raw = lmdb::get(txn, s.dbi.events, view(key));
   if (!raw) return detail::fail(s, "reading a block", raw.error());
   if (!*raw) return std::optional<detail::BlockView>{};
+  detail::note_read(s, **raw, detail::MappedPages::kSeekEvents);  // a get is a seek
   auto b = detail::parse_block(**raw, first);
   if (!b) return make_error(b.error().code, fmt::format("game {}: {}; run verify", game, b.error().message));
   return std::optional<detail::BlockView>{*b};
@@ -198,8 +250,9 @@ Expected<std::optional<detail::BlockView>> get_block(const Shared& s, MDB_txn* t
 // recomputing S of each from the one before (from the stored S of the block
 // before the first one read, or S(-1)) and comparing it with the stored S,
 // and the last block's with the record's head, before calls
-// fn(const WalkedBlock&) -> Expected<bool continue>. A walk of more than
-// kReleaseEvery events gives its pages back as it goes.
+// fn(const WalkedBlock&) -> Expected<bool continue>. What it reads counts
+// towards the store's next release of mapped pages (PagesBehind), every
+// MappedPages::kReleaseEvery events within a long walk too.
 template <class Fn>
 Expected<void> walk_blocks(const Shared& s, MDB_txn* txn, const GameMeta& m, core::Seq from, core::Seq to, Fn&& fn) {
   to = std::min(to, m.event_count);
@@ -220,7 +273,7 @@ Expected<void> walk_blocks(const Shared& s, MDB_txn* txn, const GameMeta& m, cor
   auto cursor = lmdb::Cursor::open(txn, s.dbi.events);
   if (!cursor) return detail::fail(s, "opening an events cursor", cursor.error());
   thread_local detail::AlignedBody aligned;
-  PagesBehind behind(to - from > kReleaseEvery);
+  PagesBehind behind(s.pages);
   const auto start = event_key(game, first);
   for (auto e = cursor->get(MDB_SET_RANGE, view(start)); first < to; e = cursor->get(MDB_NEXT)) {
     if (!e) return detail::fail(s, "reading events", e.error());

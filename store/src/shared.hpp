@@ -14,6 +14,7 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -58,6 +59,40 @@ class OpenGuard {
   std::uint64_t ino_ = 0;
 };
 
+// The pages of the read-only map (data.mdb) that this process's readers have
+// read and not yet given back, counted for the whole store, whatever thread
+// or Reader read them: an audit of many short games reads each in its own
+// Reader, and a count per scan would never reach the release (reader.cpp).
+// The range is of the map as it is now: a remap (which happens only with no
+// reader open, shared.hpp) forgets it, since its addresses may no longer be
+// the map's.
+class MappedPages {
+ public:
+  // Gives the pages read back every this many events read.
+  static constexpr std::uint64_t kReleaseEvery = 16384;
+  // A seek to a game's first key (selecting the games, finding orphans)
+  // counts as this many events, a 16th of a release: the fault it takes maps
+  // up to 64 KiB of cached pages around its page in (the kernel's
+  // fault-around), so 16 seeks map up to 1 MiB before the pages go back.
+  // One seek a game over 100,000 games mapped the whole 710 MB file in.
+  static constexpr std::uint64_t kSeekEvents = kReleaseEvery / 16;
+
+  // `events` read in `lo..hi` (addresses in the map) since the last call.
+  // Gives the whole range read since the map was mapped back (madvise
+  // MADV_DONTNEED) each time the count reaches kReleaseEvery; returns
+  // whether it did. Called inside a live read transaction, so the map
+  // cannot change meanwhile.
+  bool read(std::uintptr_t lo, std::uintptr_t hi, std::uint64_t events) noexcept;
+  // The map changed (under remap_mutex): the range held is not of this map.
+  void forget() noexcept;
+
+ private:
+  std::mutex mutex_;
+  std::uintptr_t lo_ = UINTPTR_MAX;
+  std::uintptr_t hi_ = 0;
+  std::uint64_t events_ = 0;
+};
+
 struct Shared {
   OpenGuard guard;  // declared first: released after the env is closed
   OwnerLock owner;  // the owner lock (owner_lock.hpp); not held when read-only
@@ -73,6 +108,7 @@ struct Shared {
   std::size_t live_readers = 0;
   std::map<std::thread::id, std::size_t> readers_of;  // live readers, by the thread that began them
   std::size_t map_size = 0;
+  mutable MappedPages pages;  // read by every Reader of this store (reader.cpp)
 };
 
 // Begins a read txn (lock holds remap_mutex). On MDB_MAP_RESIZED (another
@@ -83,6 +119,11 @@ struct Shared {
 // this thread holds a reader itself (it could not end while this waits), or
 // when the others outlive the wait.
 [[nodiscard]] Expected<lmdb::Txn> begin_read(Shared& s, std::unique_lock<std::mutex>& lock);
+
+// A value or key of a read-only txn (it points into the map) read outside a
+// walk of blocks: it counts as `events` towards the next release of mapped
+// pages, and its pages are among those released (MappedPages).
+void note_read(const Shared& s, std::string_view bytes, std::uint64_t events) noexcept;
 
 // "store PATH: DOING: LMDB message" with the ErrorCode that fits rc.
 [[nodiscard]] Error lmdb_error(const Shared& s, std::string_view doing, int rc);

@@ -403,6 +403,7 @@ Expected<lmdb::Txn> begin_read(Shared& s, std::unique_lock<std::mutex>& lock) {
                                     "one read transaction",
                                     s.path.string(), kMaxAdoptions));
     }
+    s.pages.forget();  // of the old map, which set_mapsize unmaps
     if (auto r = s.env.set_mapsize(0); !r) return fail(s, "adopting the grown map", r.error());
     auto info = s.env.info();
     if (!info) return fail(s, "reading the environment info", info.error());

@@ -265,6 +265,7 @@ Expected<std::vector<core::GameId>> Reader::orphan_games() const {
     auto rec = lmdb::get(txn_, s.dbi.games, view(gkey));
     if (!rec) return detail::fail(s, "reading a game record", rec.error());
     if (!*rec) out.push_back(game);
+    if (*rec) detail::note_read(s, **rec, detail::MappedPages::kSeekEvents);
   }
   return out;
 }
@@ -285,6 +286,8 @@ Expected<std::vector<core::GameId>> ids_in(const Shared& s, MDB_txn* txn, MDB_db
     }
     const core::GameId game = get_be64(key.data());
     out.push_back(game);
+    // One seek a game, each a page of its own: counted as what it maps in.
+    note_read(s, key, MappedPages::kSeekEvents);
     if (game == UINT64_MAX) break;
     const auto next = game_key(game + 1);
     e = cursor->get(MDB_SET_RANGE, view(next));

@@ -45,6 +45,7 @@ struct WriteTxn {
                                   "and retry",
                                   s.path.string(), s.map_size >> 20, s.live_readers));
   }
+  s.pages.forget();  // of the old map, which set_mapsize unmaps
   if (auto r = s.env.set_mapsize(size); !r) return fail(s, "resizing the map", r.error());
   auto info = s.env.info();
   if (!info) return fail(s, "reading the environment info", info.error());

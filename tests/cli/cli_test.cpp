@@ -213,7 +213,9 @@ TEST(Cli, AShardIsAGameFilter) {
   const CliRun other = run("audit " + store + " --shard 1/2");
   EXPECT_EQ(other.code, 0) << other.out;
   EXPECT_EQ(other.out.find("\"type\":\"game\""), std::string::npos) << other.out;
-  EXPECT_NE(other.out.find("{\"games\":0,\"type\":\"end\"}"), std::string::npos) << other.out;
+  EXPECT_NE(other.out.find("{\"games\":0,\"schema\":{\"name\":\"warlog.part\",\"version\":1},\"type\":\"end\"}"),
+            std::string::npos)
+      << other.out;
   EXPECT_EQ(run("audit " + store + " --shard 2/2").code, 2);
   EXPECT_EQ(run("audit " + store + " --shard x").code, 2);
 }

@@ -1,6 +1,7 @@
-// Colour in audit's text: severities and citations styled with --color
-// always, never with --color never, off when piped or when NO_COLOR is set
-// (at a terminal, given by script(1)), and the same bytes otherwise.
+// Colour in audit's text and in record's answers: severities and citations
+// styled with --color always, never with --color never, off when piped or
+// when NO_COLOR is set (at a terminal, given by script(1)), and the same
+// bytes otherwise.
 
 #include <gtest/gtest.h>
 
@@ -8,6 +9,7 @@
 #include <regex>
 
 #include "cli_run.hpp"
+#include "sample_lines.hpp"
 #include "temp_dir.hpp"
 
 namespace warlog {
@@ -74,6 +76,57 @@ TEST_F(Color, MergeColoursAsTheSingleRunDoes) {
   ASSERT_EQ(run_warlog("merge " + p0 + " " + p1 + " --color never").out, run_warlog("audit " + store_).out);
   EXPECT_EQ(run_warlog("merge " + p0 + " " + p1 + " --color always").out,
             run_warlog("audit " + store_ + " --color always").out);
+}
+
+// record prints each line's findings as audit does (finding_text), so it
+// colours them as audit does. cut_off.wlog recorded line by line from a
+// file (stdin piped, so no line editor); its stdout a pipe or a terminal.
+class RecordColor : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto lines = testing::sample_lines(dir_.path(), "games/cut_off.wlog");
+    header_ = lines.header.string();
+    body_ = (dir_.path() / "body.txt").string();
+    std::ofstream out(body_, std::ios::binary);
+    for (const auto& l : lines.body) out << l << "\n";
+  }
+  // A new store each time: the same game again would be a second game.
+  std::string args(const std::string& more = "") {
+    return "record --store " + (dir_.path() / ("s" + std::to_string(++stores_))).string() + " --header '" + header_ +
+           "'" + more + " < '" + body_ + "'";
+  }
+  std::string at_terminal(const std::string& env, const std::string& more = "") {
+    return run_warlog_command(env + " script -qec \"" + std::string(WARLOG_CLI_PATH) + " " + args(more) +
+                              "\" /dev/null")
+        .out;
+  }
+  testing::TempDir dir_;
+  std::string header_, body_;
+  int stores_ = 0;
+};
+
+TEST_F(RecordColor, AlwaysStylesTheFindingsOfItsAnswersAndNothingElse) {
+  const auto plain = run_warlog(args(" --color never"));
+  const auto painted = run_warlog(args(" --color always"));
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_EQ(painted.code, plain.code);
+  EXPECT_NE(painted.out.find("WAR-C.lost " + kRedViolation + " (written)\n"), std::string::npos) << painted.out;
+  EXPECT_NE(painted.out.find("            " + kBlueCitation + "\n"), std::string::npos) << painted.out;
+  EXPECT_EQ(without_escapes(painted.out), plain.out);
+  EXPECT_EQ(plain.out.find('\x1b'), std::string::npos);
+  EXPECT_EQ(run_warlog(args(" --color always --format jsonl")).out.find('\x1b'), std::string::npos)
+      << "only text is coloured";
+  EXPECT_EQ(run_warlog(args(" --color sometimes")).code, 2);
+}
+
+TEST_F(RecordColor, AutoIsOffWhenPipedAndWhenNoColorIsSet) {
+  EXPECT_EQ(run_warlog(args()).out.find('\x1b'), std::string::npos) << "piped";
+  EXPECT_NE(at_terminal("env -u NO_COLOR").find(kRedViolation), std::string::npos) << "at a terminal";
+  const std::string no_color = at_terminal("NO_COLOR=1");
+  EXPECT_EQ(no_color.find(kRedViolation), std::string::npos) << no_color;
+  EXPECT_NE(no_color.find("WAR-C.lost violation (written)"), std::string::npos) << no_color;
+  EXPECT_NE(run_warlog(args(" --color always"), "NO_COLOR=1").out.find(kRedViolation), std::string::npos)
+      << "--color always is asked for outright";
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <string>
 
 #include "cli_run.hpp"
 #include "temp_dir.hpp"
@@ -78,6 +80,36 @@ TEST_F(JsonContract, ListRulesAndDisputes) {
   expect_valid("dispute list " + store_ + " --format json", "dispute-list");
   expect_valid("dispute show " + store_ + " 14:27:0 --format json", "dispute");
   expect_valid("verify " + store_ + " --format json --require-signed", "verify");
+}
+
+// The partial reports of --shard K/N, which warlog merge reads: every line
+// (header, games, end) of an audit's and of a rule-diff's part.
+TEST_F(JsonContract, ShardPartsOfAuditAndRuleDiff) {
+  expect_valid("audit " + store_ + " --shard 0/2", "part", true);
+  expect_valid("audit " + store_ + " --shard 1/2 --quiet --severity warning", "part", true);
+  expect_valid("rule-diff " + store_ + " --candidate " + kSamples + "/rulesets/burrowed_hidden.toml --shard 0/1",
+               "part", true);
+  expect_valid("rule-diff " + store_ + " --candidate-catalog " + kSamples +
+                   "/catalogs/errata_burrower_vigor.csv --only outcome --shard 1/3",
+               "part", true);
+}
+
+// A part whose end line lost its count is refused: the part schema checks
+// the lines after the header too.
+TEST_F(JsonContract, ThePartSchemaRefusesAnEndLineWithoutItsCount) {
+  const auto r = run_warlog("audit " + store_ + " --shard 0/1");
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::string broken = r.out;
+  const auto at = broken.rfind("{\"games\":");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  broken.replace(at, 9, "{\"gams\":");
+  const auto file = dir_->path() / "broken-part.jsonl";
+  std::ofstream(file, std::ios::binary) << broken;
+  const auto check = testing::run_warlog_command(kChecker + " part '" + file.string() + "' --lines");
+  EXPECT_EQ(check.code, 1);
+  EXPECT_NE(check.out.find("broken-part.jsonl:" + std::to_string(std::count(broken.begin(), broken.end(), '\n'))),
+            std::string::npos)
+      << "the error names the end line: " << check.out << check.err;
 }
 
 // The checker is no check that cannot fail: an audit game without its

@@ -127,9 +127,10 @@ class Reader {
   // payload kind or block codec newer than this build. Events of blocks
   // before the error were given to fn. Events
   // come with game set to `game` (it is not stored in them).
-  // Memory: a scan of more than 16,384 events gives the pages of the mapped
-  // data file it has read back to the kernel as it goes (madvise), so the
-  // process's resident set stays flat however long the game; the bytes stay
+  // Memory: every 16,384 events read, counted for the whole store (across
+  // scans, Readers and threads), the pages of the mapped data file read so
+  // far go back to the kernel (madvise), so the process's resident set stays
+  // flat however long the game and however many games; the bytes stay
   // readable (a later read faults them back in).
   [[nodiscard]] Expected<core::Seq> scan(core::GameId game, core::Seq from_seq, core::Seq to_seq,
                                          const EventFn& fn) const;
