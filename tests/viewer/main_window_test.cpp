@@ -6,6 +6,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QLabel>
@@ -402,6 +403,49 @@ TEST_F(LiveFollowTest, AGameImportedByAnotherProcessAppearsInTheList) {
   ASSERT_EQ(cli.exitCode(), 0) << cli.readAllStandardError().toStdString();
   EXPECT_TRUE(wait_until([&] { return window_->game_list_model()->rowCount() == before + 1; }));
   EXPECT_EQ(window_->game_list_model()->games().back().title, "Second blood at the Old Mill");
+}
+
+// Runs the CLI on the store copy; its exit code (stderr on failure).
+int run_cli(const QStringList& args, QString* err = nullptr) {
+  QProcess cli;
+  cli.start(QStringLiteral(WARLOG_CLI_PATH), args);
+  if (!cli.waitForFinished(60000)) return -1;
+  if (err != nullptr) *err = QString::fromUtf8(cli.readAllStandardError());
+  return cli.exitCode();
+}
+
+TEST_F(LiveFollowTest, DisputesAndRulingsRecordedByAnotherProcessAppearWithinAPoll) {
+  ASSERT_EQ(window_->disputes_model()->rowCount(), 0);
+  const QString store = QString::fromStdString(copy_.dir.string());
+  const QString game = QString::number(session().game().id);
+  QString err;
+  ASSERT_EQ(run_cli({QStringLiteral("dispute"), QStringLiteral("add"), QStringLiteral("--store"), store,
+                     QStringLiteral("--game"), game, QStringLiteral("--seq"), QStringLiteral("20"),
+                     QStringLiteral("--claim"), QStringLiteral("Bruno drew three"), QStringLiteral("--by"),
+                     QStringLiteral("Alice")},
+                    &err),
+            0)
+      << err.toStdString();
+  // No call: the timer (500 ms) or the file watcher notices, within a second.
+  QElapsedTimer clock;
+  clock.start();
+  ASSERT_TRUE(wait_until([&] { return window_->disputes_model()->rowCount() == 1; }, 3000));
+  EXPECT_LT(clock.elapsed(), 1500);
+  EXPECT_EQ(window_->disputes_model()->index(0, DisputesModel::Seq).data(DisputesModel::SeqRole).toULongLong(), 20u);
+  EXPECT_EQ(window_->detail_tabs()->tabText(3), QStringLiteral("Disputes (1)"));
+  const int game_row = window_->game_list_model()->row_of(session().game().id);
+  EXPECT_EQ(window_->game_list_model()->index(game_row, GameListModel::Disputes).data().toInt(), 1);
+
+  const QString id = window_->disputes_model()->index(0, 0).data(DisputesModel::DisputeIdRole).toString();
+  ASSERT_EQ(run_cli({QStringLiteral("dispute"), QStringLiteral("resolve"), QStringLiteral("--store"), store, id,
+                     QStringLiteral("--ruling"), QStringLiteral("Upheld"), QStringLiteral("--by"),
+                     QStringLiteral("Judge Ada")},
+                    &err),
+            0)
+      << err.toStdString();
+  EXPECT_TRUE(wait_until(
+      [&] { return window_->disputes_model()->index(0, DisputesModel::Status).data().toString() == QStringLiteral("resolved"); },
+      3000));
 }
 
 TEST_F(LiveFollowTest, AJudgeAddsADisputeAtTheCurrentEventAndRulesOnIt) {

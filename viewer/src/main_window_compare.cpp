@@ -14,6 +14,8 @@
 #include <QTabWidget>
 #include <QTableView>
 
+#include <algorithm>
+
 #include "changes_model.hpp"
 #include "disputes_model.hpp"
 #include "findings_model.hpp"
@@ -34,6 +36,13 @@ std::vector<std::string> split_citations(const QString& text) {
     if (!t.isEmpty()) out.push_back(t.toStdString());
   }
   return out;
+}
+
+// The same disputes with the same rulings (a dispute's records only grow).
+bool same_disputes(const std::vector<replay::Dispute>& a, const std::vector<replay::Dispute>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const replay::Dispute& x, const replay::Dispute& y) {
+    return x.id == y.id && x.rulings.size() == y.rulings.size();
+  });
 }
 
 std::string now_utc() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString(); }
@@ -158,7 +167,9 @@ void MainWindow::load_disputes() {
     return;
   }
   const int count = static_cast<int>(disputes->size());
-  disputes_->set_disputes(std::move(*disputes));
+  // Live follow asks on every write: unchanged, the list (and the row the
+  // judge selected) stays as it is.
+  if (!same_disputes(disputes_->disputes(), *disputes)) disputes_->set_disputes(std::move(*disputes));
   games_->set_disputes(session_->game().id, count);
   detail_tabs_->setTabText(3, tr("Disputes (%1)").arg(count));
 }

@@ -132,6 +132,9 @@ void MainWindow::poll_store() {
   if (!listing) return;
   for (const auto& g : listing->games) games_->set_event_count(g.id, g.events);
   if (games_->add_games(std::move(listing->games)) > 0 && !audit_timer_->isActive()) audit_timer_->start();
+  // Disputes and rulings another process recorded (`warlog dispute add`,
+  // `resolve`) are annotations: the same write, the same look.
+  if (session_) load_disputes();
   // A watched file that is replaced (a copied store) drops out of the watch.
   if (watcher_->files().isEmpty()) watch_store();
 }
