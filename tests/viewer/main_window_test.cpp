@@ -8,6 +8,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -158,6 +159,109 @@ TEST_F(MainWindowTest, KeysStepJumpAndChangePhaseAndTurn) {
   const core::Seq before = session().seq();
   QTest::keyClick(window_->timeline_view(), Qt::Key_Right);
   EXPECT_EQ(session().seq(), before + 1);
+}
+
+// The keyboard path: no click first. Keys go to the widget that has focus.
+TEST_F(MainWindowTest, FocusStartsOnTheTimelineSoTheKeysWorkAtOnce) {
+  ASSERT_TRUE(QTest::qWaitForWindowActive(window_.get()));
+  QWidget* focus = QApplication::focusWidget();
+  ASSERT_EQ(focus, window_->timeline_view());
+  const core::Seq start = session().seq();
+  QTest::keyClick(focus, Qt::Key_Right);
+  EXPECT_EQ(session().seq(), start + 1);
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_PageDown);
+  EXPECT_EQ(session().seq(), session().spans().at(1).first);
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_F3);
+  EXPECT_EQ(session().seq(), session().findings().seq(session().findings().upper_bound(session().spans().at(1).first)));
+  // Opening another game puts focus back on its timeline.
+  window_->game_list_view()->setFocus();
+  const core::GameId other = window_->game_list_model()->games().back().id;
+  ASSERT_TRUE(window_->open_game(other));
+  EXPECT_EQ(QApplication::focusWidget(), window_->timeline_view());
+}
+
+TEST_F(MainWindowTest, TypingInTheGameFilterNeverSwitchesTheGameAndKeepsItVisible) {
+  ASSERT_TRUE(QTest::qWaitForWindowActive(window_.get()));
+  const core::GameId shown = session().game().id;
+  window_->game_filter()->setFocus();
+  ASSERT_EQ(QApplication::focusWidget(), window_->game_filter());
+  // A filter the shown game does not match, typed key by key.
+  QTest::keyClicks(QApplication::focusWidget(), QStringLiteral("hedgerow"));
+  EXPECT_EQ(window_->game_filter()->text(), QStringLiteral("hedgerow"));
+  EXPECT_EQ(session().game().id, shown) << "the filter chose no game";
+  QSortFilterProxyModel* proxy = window_->game_list_proxy();
+  EXPECT_LT(proxy->rowCount(), window_->game_list_model()->rowCount());
+  const QModelIndex row = proxy->mapFromSource(window_->game_list_model()->index(window_->game_list_model()->row_of(shown), 0));
+  ASSERT_TRUE(row.isValid()) << "the game shown stays in the list";
+  const QModelIndexList selected = window_->game_list_view()->selectionModel()->selectedRows();
+  ASSERT_EQ(selected.size(), 1);
+  EXPECT_EQ(selected.front().data(GameListModel::GameIdRole).toULongLong(), shown);
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_Backspace);
+  QTest::keyClicks(QApplication::focusWidget(), QStringLiteral("zzz-none"));
+  EXPECT_EQ(session().game().id, shown);
+  window_->game_filter()->clear();
+  EXPECT_EQ(session().game().id, shown);
+}
+
+TEST_F(MainWindowTest, TheRulePaneNeverShowsAFindingOfAnotherEventOrGame) {
+  const auto& all = session().findings();
+  ASSERT_FALSE(all.empty());
+  session().go_to(all.seq(0));
+  const QString rule = QString::fromStdString(std::string(all.at(0).rule_id));
+  EXPECT_TRUE(window_->rule_text()->text().contains(rule));
+  // An event without findings: the pane says so.
+  core::Seq quiet = 0;
+  auto count_at = [&](core::Seq q) { return all.upper_bound(q) - (q == 0 ? 0 : all.upper_bound(q - 1)); };
+  while (count_at(quiet) != 0) ++quiet;
+  session().go_to(quiet);
+  EXPECT_FALSE(window_->rule_text()->text().contains(rule)) << window_->rule_text()->text().toStdString();
+  EXPECT_TRUE(window_->rule_text()->text().contains(QStringLiteral("No finding at seq %1").arg(quiet)));
+  // Another game: nothing of this one's.
+  session().go_to(all.seq(0));
+  core::GameId other = 0;
+  for (const auto& g : window_->game_list_model()->games()) {
+    if (g.title == "The long hedgerow") other = g.id;
+  }
+  ASSERT_NE(other, 0u);
+  ASSERT_TRUE(window_->open_game(other));
+  if (session().findings_here().empty()) {
+    EXPECT_FALSE(window_->rule_text()->text().contains(rule)) << window_->rule_text()->text().toStdString();
+  }
+}
+
+TEST_F(MainWindowTest, TheGameListIsTallEnoughAndHeaderAndStatusBarCountBySeq) {
+  const int row_height = window_->game_list_view()->verticalHeader()->defaultSectionSize();
+  EXPECT_GE(window_->game_list_view()->viewport()->height(), 6 * row_height) << "at least six games in sight";
+  session().go_to(20);
+  QLabel* moment = nullptr;
+  for (auto* l : window_->findChildren<QLabel*>()) {
+    if (l->text().startsWith(QStringLiteral("After "))) moment = l;
+  }
+  ASSERT_NE(moment, nullptr);
+  const QString seq = QStringLiteral("seq 20 / %1").arg(session().last_seq());
+  EXPECT_TRUE(moment->text().contains(seq)) << moment->text().toStdString();
+  bool in_status = false;
+  for (auto* l : window_->statusBar()->findChildren<QLabel*>()) in_status |= l->text().startsWith(seq);
+  EXPECT_TRUE(in_status);
+}
+
+TEST_F(MainWindowTest, TheBattlefieldHasASeatLegendInColoursThatAreNotTheViolationColour) {
+  session().last();
+  const auto& legend = window_->battlefield()->legend();
+  ASSERT_EQ(legend.size(), session().game().seats.size());
+  EXPECT_EQ(legend[0].text, QStringLiteral("Seat 1: %1").arg(QString::fromStdString(session().game().seats[0].player)));
+  const QColor violation(0xb0, 0x1c, 0x1c);
+  const QColor warning(0x9a, 0x5b, 0x00);
+  auto distance = [](const QColor& a, const QColor& b) {
+    return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
+  };
+  for (core::Seat s = 0; s < 4; ++s) {
+    EXPECT_GT(distance(seat_colour(s), violation), 150) << "seat " << int(s);
+    EXPECT_GT(distance(seat_colour(s), warning), 150) << "seat " << int(s);
+  }
+  // The two seats differ in lightness too, not in hue alone (colour-blind readers).
+  EXPECT_GT(std::abs(seat_colour(0).lightness() - seat_colour(1).lightness()), 30);
+  EXPECT_EQ(legend[1].colour, seat_colour(1));
 }
 
 TEST_F(MainWindowTest, TheSliderScrubs) {

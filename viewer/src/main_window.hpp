@@ -41,6 +41,7 @@ class ChangesModel;
 class DisputesModel;
 class FiguresCharts;
 class FindingsModel;
+class GameFilterProxy;
 class RecordBar;
 class GameListModel;
 class SnapshotBuilder;
@@ -155,6 +156,9 @@ class MainWindow : public QMainWindow {
   void ask_add_dispute();
   void ask_ruling();
 
+  void select_shown_game();  // the game list's selection on the game shown, in sight
+  [[nodiscard]] QString key_hint() const;  // the status bar's line of keys
+
   std::shared_ptr<replay::Archive> archive_;
   std::unique_ptr<GameSession> session_;
   std::unique_ptr<GameSession> candidate_;  // compare mode
@@ -165,7 +169,9 @@ class MainWindow : public QMainWindow {
   std::optional<replay::GameDiff> diff_;
 
   GameListModel* games_ = nullptr;
-  QSortFilterProxyModel* games_sorted_ = nullptr;
+  QSortFilterProxyModel* games_sorted_ = nullptr;  // games_filter_
+  GameFilterProxy* games_filter_ = nullptr;
+  bool filtering_ = false;  // set while the game filter moves rows
   TimelineModel* timeline_ = nullptr;
   StateModel* state_ = nullptr;
   ChangesModel* compare_rows_ = nullptr;

@@ -95,6 +95,7 @@ Expected<void> MainWindow::open_store(const QString& path) {
   record_bar_->clear_game();            // its Recorder refers to the archive
   candidate_.reset();
   session_.reset();
+  games_filter_->set_pinned(std::nullopt);
   archive_.reset();
   games_->set_games({});
   auto archive = open_store_for_viewing(path.toStdString());

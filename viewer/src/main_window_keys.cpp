@@ -166,6 +166,11 @@ void MainWindow::ask_seq() {
   if (ok) session_->go_to(static_cast<core::Seq>(seq));
 }
 
+QString MainWindow::key_hint() const {
+  return tr("←/→ event · PgUp/PgDn phase · Ctrl+PgUp/PgDn turn · Home/End · Ctrl+G seq · "
+            "F3/Shift+F3 next/previous finding · Ctrl+F3 first finding · Ctrl+D first divergence · Ctrl+R record");
+}
+
 void MainWindow::show_error(const QString& message) { statusBar()->showMessage(message, 10000); }
 
 }  // namespace warlog::viewer
