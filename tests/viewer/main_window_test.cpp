@@ -379,6 +379,56 @@ TEST_F(MainWindowTest, F3VisitsEachFindingsEvent) {
   }
 }
 
+TEST_F(MainWindowTest, CtrlF3GoesToTheFirstFindingOfTheGame) {
+  ASSERT_TRUE(QTest::qWaitForWindowActive(window_.get()));
+  session().last();
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_F3, Qt::ControlModifier);
+  EXPECT_EQ(session().seq(), session().findings().seq(0));
+  EXPECT_TRUE(window_->rule_text()->text().contains(QString::fromStdString(std::string(session().findings().at(0).rule_id))));
+}
+
+// Compare mode: F3 and Shift+F3 stop at either fold's findings; Ctrl+D goes
+// to the first divergence. The timeline has focus, as after opening.
+TEST_F(MainWindowTest, InCompareModeF3CountsTheCandidatesFindingsAndCtrlDFindsTheDivergence) {
+  ASSERT_TRUE(QTest::qWaitForWindowActive(window_.get()));
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_D, Qt::ControlModifier);  // not comparing: stays
+  EXPECT_EQ(session().seq(), session().first_seq());
+  auto candidate = core::parse_ruleset_toml("[ruleset]\nname = \"draw three\"\n[muster]\ndraw_per_turn = 3\n");
+  ASSERT_TRUE(candidate);
+  replay::AuditOptions options;
+  options.ruleset = *candidate;
+  ASSERT_TRUE(window_->compare_with(options, QStringLiteral("draw three")));
+  ASSERT_TRUE(window_->diff()->changed());
+  window_->timeline_view()->setFocus();
+  session().last();
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_D, Qt::ControlModifier);
+  EXPECT_EQ(session().seq(), window_->diff()->first->seq);
+
+  std::vector<core::Seq> stops;
+  for (const GameSession* s : {window_->session(), window_->candidate_session()}) {
+    for (std::size_t i = 0; i < s->findings().size(); ++i) stops.push_back(s->findings().seq(i));
+  }
+  std::sort(stops.begin(), stops.end());
+  stops.erase(std::unique(stops.begin(), stops.end()), stops.end());
+  ASSERT_GE(stops.size(), 2u);
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_F3, Qt::ControlModifier);
+  EXPECT_EQ(session().seq(), stops.front());
+  for (std::size_t i = 1; i < stops.size(); ++i) {
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_F3);
+    EXPECT_EQ(session().seq(), stops[i]);
+    EXPECT_EQ(window_->candidate_session()->seq(), stops[i]) << "both folds step together";
+  }
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_F3);
+  EXPECT_EQ(session().seq(), stops.front()) << "wraps";
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_F3, Qt::ShiftModifier);
+  EXPECT_EQ(session().seq(), stops.back()) << "and back";
+  // The candidate's findings alone would not stop at the recorded violation.
+  const auto removed = std::find_if(window_->diff()->removed.begin(), window_->diff()->removed.end(),
+                                    [](const auto& f) { return f.finding.rule_id == "MUS-a.draw"; });
+  ASSERT_NE(removed, window_->diff()->removed.end());
+  EXPECT_TRUE(std::binary_search(stops.begin(), stops.end(), removed->finding.seq));
+}
+
 TEST_F(MainWindowTest, SelectingATimelineRowMovesTheGame) {
   const QModelIndex row = window_->timeline_model()->index_of_seq(5);
   window_->timeline_view()->setCurrentIndex(row);

@@ -442,6 +442,8 @@ void MainWindow::on_moved(core::Seq) {
   // left from another event or another game.
   if (!findings_here_->findings().empty()) {
     rule_text_->setText(rule_text_html(findings_here_->findings().at(0).rule_id));
+  } else if (candidate_ && !candidate_findings_->findings().empty()) {
+    rule_text_->setText(tr("The candidate's finding: ") + rule_text_html(candidate_findings_->findings().at(0).rule_id));
   } else {
     rule_text_->setText(tr("No finding at seq %1: select one to read its rule.").arg(m.seq));
   }

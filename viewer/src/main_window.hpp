@@ -114,7 +114,9 @@ class MainWindow : public QMainWindow {
  public slots:
   // Jumps to the finding in this row of the all-findings view (as sorted).
   void jump_to_finding(const QModelIndex& view_index);
-  void next_finding();  // F3
+  void next_finding();      // F3: the recorded and, comparing, the candidate's findings
+  void first_finding();     // Ctrl+F3
+  void first_divergence();  // Ctrl+D, in compare mode
   void ask_seq();       // Ctrl+G
   void focus_record_bar();  // Ctrl+R
 
@@ -135,7 +137,10 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] replay::Perspective perspective() const noexcept { return perspective_; }
 
  private:
-  void previous_finding();
+  void previous_finding();  // Shift+F3
+  // The events with findings, in seq order, once each: the recorded game's,
+  // and in compare mode the candidate's as well.
+  [[nodiscard]] std::vector<core::Seq> finding_stops() const;
   void aim_record_bar();  // at the game shown, disabled when it ended
   void on_recorded();     // the bar appended: show it at once
   void build_ui();
