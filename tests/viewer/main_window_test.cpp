@@ -6,6 +6,10 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QComboBox>
+#include <QDialog>
+#include <QListWidget>
+#include <QPushButton>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -616,8 +620,11 @@ TEST_F(LiveFollowTest, AJudgeAddsADisputeAtTheCurrentEventAndRulesOnIt) {
 
   const auto id = replay::parse_dispute_id(row.data(DisputesModel::DisputeIdRole).toString().toStdString());
   ASSERT_TRUE(id);
-  const auto ruled = window_->record_ruling(*id, QStringLiteral("Two per turn: the finding stands"),
-                                            QStringLiteral("Judge Ada"), QStringLiteral("MUS-a.draw"));
+  MainWindow::Ruling ruling;
+  ruling.text = QStringLiteral("Two per turn: the finding stands");
+  ruling.ruled_by = QStringLiteral("Judge Ada");
+  ruling.citations = {QStringLiteral("MUS-a.draw")};
+  const auto ruled = window_->record_ruling(*id, ruling);
   ASSERT_TRUE(ruled) << ruled.error().message;
   EXPECT_EQ(window_->disputes_model()->index(0, DisputesModel::Status).data().toString(), QStringLiteral("resolved"));
   EXPECT_FALSE(window_->add_dispute(QString(), QStringLiteral("Alice"), {})) << "a claim is needed";
@@ -634,6 +641,85 @@ TEST_F(LiveFollowTest, AJudgeAddsADisputeAtTheCurrentEventAndRulesOnIt) {
   const QModelIndex claim = window_->disputes_model()->index(0, DisputesModel::Claim);
   QTest::mouseClick(disputes->viewport(), Qt::LeftButton, {}, disputes->visualRect(claim).center());
   EXPECT_EQ(session().seq(), 20u);
+}
+
+// Parity with `warlog dispute resolve`: the ruling dialog picks upheld or
+// overruled, the expected finding from those at the event, citations from
+// the rule ids, who rules; `warlog dispute export-test` then makes it a
+// regression case, as it does a ruling made in the CLI.
+TEST_F(LiveFollowTest, ARulingMadeInTheDialogBecomesARegressionTest) {
+  const auto& all = session().findings();
+  ASSERT_FALSE(all.empty());
+  const core::Seq seq = all.seq(0);
+  const QString rule = QString::fromStdString(std::string(all.at(0).rule_id));
+  session().go_to(seq);
+  ASSERT_TRUE(window_->add_dispute(QStringLiteral("The finding is wrong"), QStringLiteral("Bruno"), {}));
+  ASSERT_EQ(window_->disputes_model()->rowCount(), 1);
+  window_->detail_tabs()->setCurrentIndex(3);
+  QTableView* disputes = nullptr;
+  for (auto* v : window_->findChildren<QTableView*>()) {
+    if (v->model() == window_->disputes_model()) disputes = v;
+  }
+  ASSERT_NE(disputes, nullptr);
+  disputes->setCurrentIndex(window_->disputes_model()->index(0, DisputesModel::Claim));
+  QPushButton* rule_button = nullptr;
+  for (auto* b : window_->findChildren<QPushButton*>()) {
+    if (b->text() == QStringLiteral("Record ruling…")) rule_button = b;
+  }
+  ASSERT_NE(rule_button, nullptr);
+  bool answered = false;
+  QTimer::singleShot(0, [&] {
+    auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+    ASSERT_NE(dialog, nullptr);
+    auto* verdict = dialog->findChild<QComboBox*>(QStringLiteral("verdict"));
+    auto* expect = dialog->findChild<QComboBox*>(QStringLiteral("expectation"));
+    auto* cites = dialog->findChild<QListWidget*>(QStringLiteral("citations"));
+    auto* words = dialog->findChild<QLineEdit*>(QStringLiteral("ruling"));
+    auto* by = dialog->findChild<QLineEdit*>(QStringLiteral("ruledBy"));
+    ASSERT_TRUE(verdict && expect && cites && words && by);
+    verdict->setCurrentIndex(1);  // overruled: the finding stands
+    const int reports = expect->findText(QStringLiteral("The audit reports %1 at seq %2").arg(rule).arg(seq));
+    ASSERT_GT(reports, 0) << "the findings at the event are offered";
+    expect->setCurrentIndex(reports);
+    for (int i = 0; i < cites->count(); ++i) {
+      if (cites->item(i)->data(Qt::UserRole).toString() == rule) cites->item(i)->setSelected(true);
+    }
+    QTest::keyClicks(words, QStringLiteral("the audit is right"));
+    QTest::keyClicks(by, QStringLiteral("Judge Ada"));
+    dialog->accept();
+    answered = true;
+  });
+  rule_button->click();
+  ASSERT_TRUE(answered);
+  ASSERT_EQ(window_->disputes_model()->index(0, DisputesModel::Status).data().toString(), QStringLiteral("resolved"));
+  const replay::Dispute& d = window_->disputes_model()->disputes().front();
+  ASSERT_NE(d.in_force(), nullptr);
+  EXPECT_EQ(d.in_force()->ruling, "Overruled: the audit is right");
+  EXPECT_EQ(d.in_force()->ruled_by, "Judge Ada");
+  ASSERT_TRUE(d.in_force()->expectation.has_value());
+  EXPECT_EQ(*d.in_force()->expectation, (core::Expectation{rule.toStdString(), true}));
+  ASSERT_EQ(d.in_force()->citations.size(), 1u);
+  EXPECT_EQ(d.in_force()->citations[0].text, rule.toStdString());
+
+  const auto out = copy_.dir.parent_path() / ("warlog-viewer-case-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(out);
+  QProcess cli;
+  cli.start(QStringLiteral(WARLOG_CLI_PATH),
+            {QStringLiteral("dispute"), QStringLiteral("export-test"), QStringLiteral("--store"),
+             QString::fromStdString(copy_.dir.string()), QString::fromStdString(replay::to_string(d.id)),
+             QStringLiteral("--out"), QString::fromStdString(out.string()), QStringLiteral("--name"),
+             QStringLiteral("viewer_ruling")});
+  ASSERT_TRUE(cli.waitForFinished(60000));
+  EXPECT_EQ(cli.exitCode(), 0) << cli.readAllStandardError().toStdString();
+  EXPECT_TRUE(std::filesystem::exists(out / "viewer_ruling.expect"));
+  EXPECT_TRUE(std::filesystem::exists(out / "viewer_ruling.wlog"));
+  std::filesystem::remove_all(out);
+  // A citation that is no rule id is refused, as `--cite` refuses it.
+  MainWindow::Ruling bad;
+  bad.text = QStringLiteral("x");
+  bad.ruled_by = QStringLiteral("Judge Ada");
+  bad.citations = {QStringLiteral("NO-such.rule")};
+  EXPECT_FALSE(window_->record_ruling(d.id, bad));
 }
 
 TEST(MainWindowWithoutStore, HasNoGameAndIgnoresKeys) {

@@ -76,8 +76,20 @@ class MainWindow : public QMainWindow {
   // Disputes at the current event and rulings (the store must be writable).
   // Errors: InvalidArgument (empty claim, read-only store), the facade's.
   [[nodiscard]] Expected<void> add_dispute(const QString& claim, const QString& raised_by, const QString& citations);
-  [[nodiscard]] Expected<void> record_ruling(const replay::DisputeId& id, const QString& ruling,
-                                             const QString& ruled_by, const QString& citations);
+  // A ruling as `warlog dispute resolve` takes it: upheld or overruled (the
+  // ruling's first word), who rules, citations (rule ids the registry
+  // knows), and the finding the audit must (or must not) report at the
+  // event, which `warlog dispute export-test` turns into a regression case.
+  struct Ruling {
+    bool upheld = true;
+    QString text;
+    QString ruled_by;
+    QStringList citations;  // rule ids
+    std::optional<core::Expectation> expectation;
+  };
+  // Errors: InvalidArgument (an unknown rule id, an empty ruling or name),
+  // the facade's.
+  [[nodiscard]] Expected<void> record_ruling(const replay::DisputeId& id, const Ruling& ruling);
 
   // Live follow: looks at the store for new games and events now (the timer
   // does it every 500 ms, the file watcher on each write).
