@@ -6,7 +6,13 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QComboBox>
+#include <QDialog>
+#include <QListWidget>
+#include <QPushButton>
+#include <QElapsedTimer>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -159,6 +165,109 @@ TEST_F(MainWindowTest, KeysStepJumpAndChangePhaseAndTurn) {
   EXPECT_EQ(session().seq(), before + 1);
 }
 
+// The keyboard path: no click first. Keys go to the widget that has focus.
+TEST_F(MainWindowTest, FocusStartsOnTheTimelineSoTheKeysWorkAtOnce) {
+  ASSERT_TRUE(QTest::qWaitForWindowActive(window_.get()));
+  QWidget* focus = QApplication::focusWidget();
+  ASSERT_EQ(focus, window_->timeline_view());
+  const core::Seq start = session().seq();
+  QTest::keyClick(focus, Qt::Key_Right);
+  EXPECT_EQ(session().seq(), start + 1);
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_PageDown);
+  EXPECT_EQ(session().seq(), session().spans().at(1).first);
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_F3);
+  EXPECT_EQ(session().seq(), session().findings().seq(session().findings().upper_bound(session().spans().at(1).first)));
+  // Opening another game puts focus back on its timeline.
+  window_->game_list_view()->setFocus();
+  const core::GameId other = window_->game_list_model()->games().back().id;
+  ASSERT_TRUE(window_->open_game(other));
+  EXPECT_EQ(QApplication::focusWidget(), window_->timeline_view());
+}
+
+TEST_F(MainWindowTest, TypingInTheGameFilterNeverSwitchesTheGameAndKeepsItVisible) {
+  ASSERT_TRUE(QTest::qWaitForWindowActive(window_.get()));
+  const core::GameId shown = session().game().id;
+  window_->game_filter()->setFocus();
+  ASSERT_EQ(QApplication::focusWidget(), window_->game_filter());
+  // A filter the shown game does not match, typed key by key.
+  QTest::keyClicks(QApplication::focusWidget(), QStringLiteral("hedgerow"));
+  EXPECT_EQ(window_->game_filter()->text(), QStringLiteral("hedgerow"));
+  EXPECT_EQ(session().game().id, shown) << "the filter chose no game";
+  QSortFilterProxyModel* proxy = window_->game_list_proxy();
+  EXPECT_LT(proxy->rowCount(), window_->game_list_model()->rowCount());
+  const QModelIndex row = proxy->mapFromSource(window_->game_list_model()->index(window_->game_list_model()->row_of(shown), 0));
+  ASSERT_TRUE(row.isValid()) << "the game shown stays in the list";
+  const QModelIndexList selected = window_->game_list_view()->selectionModel()->selectedRows();
+  ASSERT_EQ(selected.size(), 1);
+  EXPECT_EQ(selected.front().data(GameListModel::GameIdRole).toULongLong(), shown);
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_Backspace);
+  QTest::keyClicks(QApplication::focusWidget(), QStringLiteral("zzz-none"));
+  EXPECT_EQ(session().game().id, shown);
+  window_->game_filter()->clear();
+  EXPECT_EQ(session().game().id, shown);
+}
+
+TEST_F(MainWindowTest, TheRulePaneNeverShowsAFindingOfAnotherEventOrGame) {
+  const auto& all = session().findings();
+  ASSERT_FALSE(all.empty());
+  session().go_to(all.seq(0));
+  const QString rule = QString::fromStdString(std::string(all.at(0).rule_id));
+  EXPECT_TRUE(window_->rule_text()->text().contains(rule));
+  // An event without findings: the pane says so.
+  core::Seq quiet = 0;
+  auto count_at = [&](core::Seq q) { return all.upper_bound(q) - (q == 0 ? 0 : all.upper_bound(q - 1)); };
+  while (count_at(quiet) != 0) ++quiet;
+  session().go_to(quiet);
+  EXPECT_FALSE(window_->rule_text()->text().contains(rule)) << window_->rule_text()->text().toStdString();
+  EXPECT_TRUE(window_->rule_text()->text().contains(QStringLiteral("No finding at seq %1").arg(quiet)));
+  // Another game: nothing of this one's.
+  session().go_to(all.seq(0));
+  core::GameId other = 0;
+  for (const auto& g : window_->game_list_model()->games()) {
+    if (g.title == "The long hedgerow") other = g.id;
+  }
+  ASSERT_NE(other, 0u);
+  ASSERT_TRUE(window_->open_game(other));
+  if (session().findings_here().empty()) {
+    EXPECT_FALSE(window_->rule_text()->text().contains(rule)) << window_->rule_text()->text().toStdString();
+  }
+}
+
+TEST_F(MainWindowTest, TheGameListIsTallEnoughAndHeaderAndStatusBarCountBySeq) {
+  const int row_height = window_->game_list_view()->verticalHeader()->defaultSectionSize();
+  EXPECT_GE(window_->game_list_view()->viewport()->height(), 6 * row_height) << "at least six games in sight";
+  session().go_to(20);
+  QLabel* moment = nullptr;
+  for (auto* l : window_->findChildren<QLabel*>()) {
+    if (l->text().startsWith(QStringLiteral("After "))) moment = l;
+  }
+  ASSERT_NE(moment, nullptr);
+  const QString seq = QStringLiteral("seq 20 / %1").arg(session().last_seq());
+  EXPECT_TRUE(moment->text().contains(seq)) << moment->text().toStdString();
+  bool in_status = false;
+  for (auto* l : window_->statusBar()->findChildren<QLabel*>()) in_status |= l->text().startsWith(seq);
+  EXPECT_TRUE(in_status);
+}
+
+TEST_F(MainWindowTest, TheBattlefieldHasASeatLegendInColoursThatAreNotTheViolationColour) {
+  session().last();
+  const auto& legend = window_->battlefield()->legend();
+  ASSERT_EQ(legend.size(), session().game().seats.size());
+  EXPECT_EQ(legend[0].text, QStringLiteral("Seat 1: %1").arg(QString::fromStdString(session().game().seats[0].player)));
+  const QColor violation(0xb0, 0x1c, 0x1c);
+  const QColor warning(0x9a, 0x5b, 0x00);
+  auto distance = [](const QColor& a, const QColor& b) {
+    return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
+  };
+  for (core::Seat s = 0; s < 4; ++s) {
+    EXPECT_GT(distance(seat_colour(s), violation), 150) << "seat " << int(s);
+    EXPECT_GT(distance(seat_colour(s), warning), 150) << "seat " << int(s);
+  }
+  // The two seats differ in lightness too, not in hue alone (colour-blind readers).
+  EXPECT_GT(std::abs(seat_colour(0).lightness() - seat_colour(1).lightness()), 30);
+  EXPECT_EQ(legend[1].colour, seat_colour(1));
+}
+
 TEST_F(MainWindowTest, TheSliderScrubs) {
   window_->timeline_slider()->setValue(30);
   EXPECT_EQ(session().seq(), 30u);
@@ -272,6 +381,56 @@ TEST_F(MainWindowTest, F3VisitsEachFindingsEvent) {
     QTest::keyClick(window_.get(), Qt::Key_F3, Qt::ShiftModifier);
     EXPECT_EQ(session().seq(), seqs[seqs.size() - 2]) << "Shift+F3 steps back one finding's event";
   }
+}
+
+TEST_F(MainWindowTest, CtrlF3GoesToTheFirstFindingOfTheGame) {
+  ASSERT_TRUE(QTest::qWaitForWindowActive(window_.get()));
+  session().last();
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_F3, Qt::ControlModifier);
+  EXPECT_EQ(session().seq(), session().findings().seq(0));
+  EXPECT_TRUE(window_->rule_text()->text().contains(QString::fromStdString(std::string(session().findings().at(0).rule_id))));
+}
+
+// Compare mode: F3 and Shift+F3 stop at either fold's findings; Ctrl+D goes
+// to the first divergence. The timeline has focus, as after opening.
+TEST_F(MainWindowTest, InCompareModeF3CountsTheCandidatesFindingsAndCtrlDFindsTheDivergence) {
+  ASSERT_TRUE(QTest::qWaitForWindowActive(window_.get()));
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_D, Qt::ControlModifier);  // not comparing: stays
+  EXPECT_EQ(session().seq(), session().first_seq());
+  auto candidate = core::parse_ruleset_toml("[ruleset]\nname = \"draw three\"\n[muster]\ndraw_per_turn = 3\n");
+  ASSERT_TRUE(candidate);
+  replay::AuditOptions options;
+  options.ruleset = *candidate;
+  ASSERT_TRUE(window_->compare_with(options, QStringLiteral("draw three")));
+  ASSERT_TRUE(window_->diff()->changed());
+  window_->timeline_view()->setFocus();
+  session().last();
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_D, Qt::ControlModifier);
+  EXPECT_EQ(session().seq(), window_->diff()->first->seq);
+
+  std::vector<core::Seq> stops;
+  for (const GameSession* s : {window_->session(), window_->candidate_session()}) {
+    for (std::size_t i = 0; i < s->findings().size(); ++i) stops.push_back(s->findings().seq(i));
+  }
+  std::sort(stops.begin(), stops.end());
+  stops.erase(std::unique(stops.begin(), stops.end()), stops.end());
+  ASSERT_GE(stops.size(), 2u);
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_F3, Qt::ControlModifier);
+  EXPECT_EQ(session().seq(), stops.front());
+  for (std::size_t i = 1; i < stops.size(); ++i) {
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_F3);
+    EXPECT_EQ(session().seq(), stops[i]);
+    EXPECT_EQ(window_->candidate_session()->seq(), stops[i]) << "both folds step together";
+  }
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_F3);
+  EXPECT_EQ(session().seq(), stops.front()) << "wraps";
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_F3, Qt::ShiftModifier);
+  EXPECT_EQ(session().seq(), stops.back()) << "and back";
+  // The candidate's findings alone would not stop at the recorded violation.
+  const auto removed = std::find_if(window_->diff()->removed.begin(), window_->diff()->removed.end(),
+                                    [](const auto& f) { return f.finding.rule_id == "MUS-a.draw"; });
+  ASSERT_NE(removed, window_->diff()->removed.end());
+  EXPECT_TRUE(std::binary_search(stops.begin(), stops.end(), removed->finding.seq));
 }
 
 TEST_F(MainWindowTest, SelectingATimelineRowMovesTheGame) {
@@ -404,6 +563,49 @@ TEST_F(LiveFollowTest, AGameImportedByAnotherProcessAppearsInTheList) {
   EXPECT_EQ(window_->game_list_model()->games().back().title, "Second blood at the Old Mill");
 }
 
+// Runs the CLI on the store copy; its exit code (stderr on failure).
+int run_cli(const QStringList& args, QString* err = nullptr) {
+  QProcess cli;
+  cli.start(QStringLiteral(WARLOG_CLI_PATH), args);
+  if (!cli.waitForFinished(60000)) return -1;
+  if (err != nullptr) *err = QString::fromUtf8(cli.readAllStandardError());
+  return cli.exitCode();
+}
+
+TEST_F(LiveFollowTest, DisputesAndRulingsRecordedByAnotherProcessAppearWithinAPoll) {
+  ASSERT_EQ(window_->disputes_model()->rowCount(), 0);
+  const QString store = QString::fromStdString(copy_.dir.string());
+  const QString game = QString::number(session().game().id);
+  QString err;
+  ASSERT_EQ(run_cli({QStringLiteral("dispute"), QStringLiteral("add"), QStringLiteral("--store"), store,
+                     QStringLiteral("--game"), game, QStringLiteral("--seq"), QStringLiteral("20"),
+                     QStringLiteral("--claim"), QStringLiteral("Bruno drew three"), QStringLiteral("--by"),
+                     QStringLiteral("Alice")},
+                    &err),
+            0)
+      << err.toStdString();
+  // No call: the timer (500 ms) or the file watcher notices, within a second.
+  QElapsedTimer clock;
+  clock.start();
+  ASSERT_TRUE(wait_until([&] { return window_->disputes_model()->rowCount() == 1; }, 3000));
+  EXPECT_LT(clock.elapsed(), 1500);
+  EXPECT_EQ(window_->disputes_model()->index(0, DisputesModel::Seq).data(DisputesModel::SeqRole).toULongLong(), 20u);
+  EXPECT_EQ(window_->detail_tabs()->tabText(3), QStringLiteral("Disputes (1)"));
+  const int game_row = window_->game_list_model()->row_of(session().game().id);
+  EXPECT_EQ(window_->game_list_model()->index(game_row, GameListModel::Disputes).data().toInt(), 1);
+
+  const QString id = window_->disputes_model()->index(0, 0).data(DisputesModel::DisputeIdRole).toString();
+  ASSERT_EQ(run_cli({QStringLiteral("dispute"), QStringLiteral("resolve"), QStringLiteral("--store"), store, id,
+                     QStringLiteral("--ruling"), QStringLiteral("Upheld"), QStringLiteral("--by"),
+                     QStringLiteral("Judge Ada")},
+                    &err),
+            0)
+      << err.toStdString();
+  EXPECT_TRUE(wait_until(
+      [&] { return window_->disputes_model()->index(0, DisputesModel::Status).data().toString() == QStringLiteral("resolved"); },
+      3000));
+}
+
 TEST_F(LiveFollowTest, AJudgeAddsADisputeAtTheCurrentEventAndRulesOnIt) {
   session().go_to(20);
   const auto added = window_->add_dispute(QStringLiteral("Bruno drew three"), QStringLiteral("Alice"),
@@ -418,8 +620,11 @@ TEST_F(LiveFollowTest, AJudgeAddsADisputeAtTheCurrentEventAndRulesOnIt) {
 
   const auto id = replay::parse_dispute_id(row.data(DisputesModel::DisputeIdRole).toString().toStdString());
   ASSERT_TRUE(id);
-  const auto ruled = window_->record_ruling(*id, QStringLiteral("Two per turn: the finding stands"),
-                                            QStringLiteral("Judge Ada"), QStringLiteral("MUS-a.draw"));
+  MainWindow::Ruling ruling;
+  ruling.text = QStringLiteral("Two per turn: the finding stands");
+  ruling.ruled_by = QStringLiteral("Judge Ada");
+  ruling.citations = {QStringLiteral("MUS-a.draw")};
+  const auto ruled = window_->record_ruling(*id, ruling);
   ASSERT_TRUE(ruled) << ruled.error().message;
   EXPECT_EQ(window_->disputes_model()->index(0, DisputesModel::Status).data().toString(), QStringLiteral("resolved"));
   EXPECT_FALSE(window_->add_dispute(QString(), QStringLiteral("Alice"), {})) << "a claim is needed";
@@ -436,6 +641,85 @@ TEST_F(LiveFollowTest, AJudgeAddsADisputeAtTheCurrentEventAndRulesOnIt) {
   const QModelIndex claim = window_->disputes_model()->index(0, DisputesModel::Claim);
   QTest::mouseClick(disputes->viewport(), Qt::LeftButton, {}, disputes->visualRect(claim).center());
   EXPECT_EQ(session().seq(), 20u);
+}
+
+// Parity with `warlog dispute resolve`: the ruling dialog picks upheld or
+// overruled, the expected finding from those at the event, citations from
+// the rule ids, who rules; `warlog dispute export-test` then makes it a
+// regression case, as it does a ruling made in the CLI.
+TEST_F(LiveFollowTest, ARulingMadeInTheDialogBecomesARegressionTest) {
+  const auto& all = session().findings();
+  ASSERT_FALSE(all.empty());
+  const core::Seq seq = all.seq(0);
+  const QString rule = QString::fromStdString(std::string(all.at(0).rule_id));
+  session().go_to(seq);
+  ASSERT_TRUE(window_->add_dispute(QStringLiteral("The finding is wrong"), QStringLiteral("Bruno"), {}));
+  ASSERT_EQ(window_->disputes_model()->rowCount(), 1);
+  window_->detail_tabs()->setCurrentIndex(3);
+  QTableView* disputes = nullptr;
+  for (auto* v : window_->findChildren<QTableView*>()) {
+    if (v->model() == window_->disputes_model()) disputes = v;
+  }
+  ASSERT_NE(disputes, nullptr);
+  disputes->setCurrentIndex(window_->disputes_model()->index(0, DisputesModel::Claim));
+  QPushButton* rule_button = nullptr;
+  for (auto* b : window_->findChildren<QPushButton*>()) {
+    if (b->text() == QStringLiteral("Record ruling…")) rule_button = b;
+  }
+  ASSERT_NE(rule_button, nullptr);
+  bool answered = false;
+  QTimer::singleShot(0, [&] {
+    auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+    ASSERT_NE(dialog, nullptr);
+    auto* verdict = dialog->findChild<QComboBox*>(QStringLiteral("verdict"));
+    auto* expect = dialog->findChild<QComboBox*>(QStringLiteral("expectation"));
+    auto* cites = dialog->findChild<QListWidget*>(QStringLiteral("citations"));
+    auto* words = dialog->findChild<QLineEdit*>(QStringLiteral("ruling"));
+    auto* by = dialog->findChild<QLineEdit*>(QStringLiteral("ruledBy"));
+    ASSERT_TRUE(verdict && expect && cites && words && by);
+    verdict->setCurrentIndex(1);  // overruled: the finding stands
+    const int reports = expect->findText(QStringLiteral("The audit reports %1 at seq %2").arg(rule).arg(seq));
+    ASSERT_GT(reports, 0) << "the findings at the event are offered";
+    expect->setCurrentIndex(reports);
+    for (int i = 0; i < cites->count(); ++i) {
+      if (cites->item(i)->data(Qt::UserRole).toString() == rule) cites->item(i)->setSelected(true);
+    }
+    QTest::keyClicks(words, QStringLiteral("the audit is right"));
+    QTest::keyClicks(by, QStringLiteral("Judge Ada"));
+    dialog->accept();
+    answered = true;
+  });
+  rule_button->click();
+  ASSERT_TRUE(answered);
+  ASSERT_EQ(window_->disputes_model()->index(0, DisputesModel::Status).data().toString(), QStringLiteral("resolved"));
+  const replay::Dispute& d = window_->disputes_model()->disputes().front();
+  ASSERT_NE(d.in_force(), nullptr);
+  EXPECT_EQ(d.in_force()->ruling, "Overruled: the audit is right");
+  EXPECT_EQ(d.in_force()->ruled_by, "Judge Ada");
+  ASSERT_TRUE(d.in_force()->expectation.has_value());
+  EXPECT_EQ(*d.in_force()->expectation, (core::Expectation{rule.toStdString(), true}));
+  ASSERT_EQ(d.in_force()->citations.size(), 1u);
+  EXPECT_EQ(d.in_force()->citations[0].text, rule.toStdString());
+
+  const auto out = copy_.dir.parent_path() / ("warlog-viewer-case-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(out);
+  QProcess cli;
+  cli.start(QStringLiteral(WARLOG_CLI_PATH),
+            {QStringLiteral("dispute"), QStringLiteral("export-test"), QStringLiteral("--store"),
+             QString::fromStdString(copy_.dir.string()), QString::fromStdString(replay::to_string(d.id)),
+             QStringLiteral("--out"), QString::fromStdString(out.string()), QStringLiteral("--name"),
+             QStringLiteral("viewer_ruling")});
+  ASSERT_TRUE(cli.waitForFinished(60000));
+  EXPECT_EQ(cli.exitCode(), 0) << cli.readAllStandardError().toStdString();
+  EXPECT_TRUE(std::filesystem::exists(out / "viewer_ruling.expect"));
+  EXPECT_TRUE(std::filesystem::exists(out / "viewer_ruling.wlog"));
+  std::filesystem::remove_all(out);
+  // A citation that is no rule id is refused, as `--cite` refuses it.
+  MainWindow::Ruling bad;
+  bad.text = QStringLiteral("x");
+  bad.ruled_by = QStringLiteral("Judge Ada");
+  bad.citations = {QStringLiteral("NO-such.rule")};
+  EXPECT_FALSE(window_->record_ruling(d.id, bad));
 }
 
 TEST(MainWindowWithoutStore, HasNoGameAndIgnoresKeys) {

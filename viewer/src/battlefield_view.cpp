@@ -5,6 +5,8 @@
 #include <QPainter>
 #include <QResizeEvent>
 
+#include <algorithm>
+
 #include "event_text.hpp"
 #include "state_model.hpp"
 
@@ -130,8 +132,12 @@ class CardItem : public QGraphicsItem {
 }  // namespace
 
 QColor seat_colour(core::Seat seat) {
-  static const QColor colours[] = {QColor(0xb7, 0x1c, 0x1c), QColor(0x15, 0x65, 0xc0), QColor(0x2e, 0x7d, 0x32),
-                                   QColor(0x6a, 0x1b, 0x9a)};
+  // Okabe and Ito's colour-blind-safe palette without its vermilion and
+  // orange: red is the colour of violations (and of Lost), amber of
+  // warnings, never of a seat. Seat 1's blue and seat 2's reddish purple
+  // differ in lightness as well as hue.
+  static const QColor colours[] = {QColor(0x00, 0x72, 0xb2), QColor(0xcc, 0x79, 0xa7), QColor(0x00, 0x9e, 0x73),
+                                   QColor(0x56, 0xb4, 0xe9)};
   return seat < 4 ? colours[seat] : QColor(Qt::gray);
 }
 
@@ -177,6 +183,7 @@ BattlefieldView::BattlefieldView(QWidget* parent) : QGraphicsView(parent) {
 
 void BattlefieldView::clear_state() {
   faces_ = {};
+  legend_.clear();
   scene()->clear();
 }
 
@@ -220,6 +227,22 @@ void BattlefieldView::show_state(const core::GameState& state, const core::Catal
     item->setToolTip(QStringLiteral("%1 (%2)").arg(t.name, QString::fromStdString(core::to_string(t.space))));
     sc->addItem(item);
   }
+  // The legend under the grid: each seat's colour and player.
+  legend_.clear();
+  QFont legend_font = font();
+  legend_font.setPixelSize(12);
+  qreal x = kLabel;
+  const qreal y = h + 4;
+  for (std::size_t i = 0; i < seats.size(); ++i) {
+    const auto seat = static_cast<core::Seat>(i);
+    const QString name = tr("Seat %1: %2").arg(i + 1).arg(seat_text(seat));
+    legend_.push_back({name, seat_colour(seat)});
+    sc->addRect(QRectF(x, y + 2, 12, 12), QPen(Qt::NoPen), QBrush(seat_colour(seat)));
+    auto* text = sc->addSimpleText(name, legend_font);
+    text->setPos(x + 16, y);
+    x += 16 + text->boundingRect().width() + 18;
+  }
+  if (!seats.empty()) sc->setSceneRect(0, 0, std::max(w, x), h + 22);
   fit();
 }
 

@@ -5,6 +5,7 @@
 // Threshold. The faces are laid out by a pure function (tested on its own)
 // from core's values; the view only paints them.
 
+#include <QColor>
 #include <QGraphicsView>
 #include <QStringList>
 
@@ -54,6 +55,12 @@ class BattlefieldView : public QGraphicsView {
   void show_state(const core::GameState& state, const core::Catalog& catalog, std::vector<core::SeatSetup> seats);
   void clear_state();
   [[nodiscard]] const BattlefieldFaces& faces() const noexcept { return faces_; }
+  // The legend drawn under the grid: "Seat 1: Alice" and its colour, per seat.
+  struct LegendEntry {
+    QString text;
+    QColor colour;
+  };
+  [[nodiscard]] const std::vector<LegendEntry>& legend() const noexcept { return legend_; }
 
   static constexpr qreal kCardWidth = 168;
   static constexpr qreal kCardHeight = 112;
@@ -65,6 +72,7 @@ class BattlefieldView : public QGraphicsView {
  private:
   void fit();
   BattlefieldFaces faces_;
+  std::vector<LegendEntry> legend_;
 };
 
 // A seat's colour, the same in every view (battlefield, charts).

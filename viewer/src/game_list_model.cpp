@@ -115,4 +115,18 @@ QVariant GameListModel::headerData(int section, Qt::Orientation orientation, int
   return {};
 }
 
+void GameFilterProxy::set_pinned(std::optional<core::GameId> id) {
+  if (id == pinned_) return;
+  pinned_ = id;
+  invalidateRowsFilter();
+}
+
+bool GameFilterProxy::filterAcceptsRow(int source_row, const QModelIndex& source_parent) const {
+  if (pinned_ && sourceModel() != nullptr &&
+      sourceModel()->index(source_row, 0, source_parent).data(GameListModel::GameIdRole).toULongLong() == *pinned_) {
+    return true;
+  }
+  return QSortFilterProxyModel::filterAcceptsRow(source_row, source_parent);
+}
+
 }  // namespace warlog::viewer

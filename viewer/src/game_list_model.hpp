@@ -4,6 +4,7 @@
 // (set_facts), as the window audits games in idle time.
 
 #include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
 
 #include <optional>
 #include <string>
@@ -55,6 +56,23 @@ class GameListModel : public QAbstractTableModel {
   std::vector<replay::GameSummary> games_;
   std::vector<std::optional<Facts>> facts_;  // by row
   std::vector<int> disputes_;                // by row
+};
+
+// The game list as sorted and filtered: the game shown always passes the
+// filter, so typing in it never hides (or silently replaces) that game.
+class GameFilterProxy : public QSortFilterProxyModel {
+  Q_OBJECT
+
+ public:
+  using QSortFilterProxyModel::QSortFilterProxyModel;
+  void set_pinned(std::optional<core::GameId> id);
+  [[nodiscard]] std::optional<core::GameId> pinned() const noexcept { return pinned_; }
+
+ protected:
+  [[nodiscard]] bool filterAcceptsRow(int source_row, const QModelIndex& source_parent) const override;
+
+ private:
+  std::optional<core::GameId> pinned_;
 };
 
 }  // namespace warlog::viewer

@@ -59,7 +59,8 @@ void describe(QCommandLineParser& parser) {
   parser.setApplicationDescription(QStringLiteral(
       "Replays the games of a warlog store: steps through events, shows the state and the findings.\n"
       "Keys: Left/Right step, PgUp/PgDn phase, Ctrl+PgUp/PgDn turn, Home/End, Ctrl+G go to seq,\n"
-      "F3 next finding. A store another process writes shows its new games and events as they come.\n"
+      "F3/Shift+F3 next/previous finding, Ctrl+F3 first finding (comparing: the candidate's too),\n"
+      "Ctrl+D first divergence in compare mode. A store another process writes shows its new games and events as they come.\n"
       "Ctrl+R: the record bar under the timeline records a line of notation into the game shown, as\n"
       "`warlog record` does (Escape: back to the timeline; docs/recording.md).\n"
       "Qt's own options (-platform ...) are not taken here: set QT_QPA_PLATFORM instead."));

@@ -39,7 +39,8 @@ MainWindow::MainWindow(std::shared_ptr<replay::Archive> archive, QWidget* parent
     : QMainWindow(parent), archive_(std::move(archive)) {
   setObjectName(QStringLiteral("warlogViewer"));
   games_ = new GameListModel(this);
-  games_sorted_ = new QSortFilterProxyModel(this);
+  games_filter_ = new GameFilterProxy(this);
+  games_sorted_ = games_filter_;
   games_sorted_->setSourceModel(games_);
   games_sorted_->setSortRole(GameListModel::SortRole);
   games_sorted_->setFilterKeyColumn(-1);
@@ -98,7 +99,13 @@ void MainWindow::build_ui() {
   game_filter_ = new QLineEdit;
   game_filter_->setPlaceholderText(tr("Filter games: title, player, allegiance, date, result…"));
   game_filter_->setClearButtonEnabled(true);
-  connect(game_filter_, &QLineEdit::textChanged, games_sorted_, &QSortFilterProxyModel::setFilterFixedString);
+  connect(game_filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+    // Filtering moves rows under the selection: that is no choice of a game.
+    filtering_ = true;
+    games_sorted_->setFilterFixedString(text);
+    filtering_ = false;
+    select_shown_game();
+  });
   auto* games_pane = new QWidget;
   auto* games_layout = new QVBoxLayout(games_pane);
   games_layout->setContentsMargins(0, 0, 0, 0);
@@ -278,7 +285,7 @@ void MainWindow::build_ui() {
   main_split_->addWidget(game_split_);
   main_split_->setStretchFactor(0, 0);
   main_split_->setStretchFactor(1, 1);
-  main_split_->setSizes({120, 630});
+  main_split_->setSizes({240, 510});  // ten games or so, and the game below
   main_split_->setChildrenCollapsible(false);
   setCentralWidget(main_split_);
 
@@ -287,7 +294,7 @@ void MainWindow::build_ui() {
   perspective_label_ = new QLabel(tr("Seen as judge"));
   perspective_label_->setToolTip(tr("View › Seen as (Ctrl+0 judge, Ctrl+1 and Ctrl+2 a seat, Ctrl+3 the public)"));
   statusBar()->addPermanentWidget(perspective_label_);
-  statusBar()->showMessage(tr("←/→ event · PgUp/PgDn phase · Ctrl+PgUp/PgDn turn · Home/End · Ctrl+G seq · F3 next finding · Ctrl+R record"));
+  statusBar()->showMessage(key_hint());
 }
 
 Expected<void> MainWindow::open_game(core::GameId id) {
@@ -305,20 +312,29 @@ Expected<void> MainWindow::open_game(core::GameId id) {
   games_->set_event_count(id, session_->event_count());
   games_->set_facts(id, facts_of(session_->game(), session_->final_state(), session_->findings().size(),
                                  session_->findings().violations(), session_->rests_on().get()));
-  // Keep the game list's selection on the game shown.
-  const int row = games_->row_of(id);
-  if (row >= 0) {
-    const QModelIndex idx = games_sorted_->mapFromSource(games_->index(row, 0));
-    if (game_view_->currentIndex().row() != idx.row()) {
-      const QSignalBlocker block(game_view_->selectionModel());
-      game_view_->selectionModel()->setCurrentIndex(idx,
-                                                    QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    }
-  }
+  games_filter_->set_pinned(id);
+  select_shown_game();
+  // The keys work at once: focus on the timeline, unless the judge is
+  // typing in the game filter.
+  if (!game_filter_->hasFocus()) timeline_view_->setFocus(Qt::OtherFocusReason);
   if (candidate_options_) {
     if (auto c = compare_with(*candidate_options_, candidate_label_); !c) show_error(QString::fromStdString(c.error().message));
   }
   return {};
+}
+
+void MainWindow::select_shown_game() {
+  if (!session_) return;
+  // Keep the game list's selection on the game shown, and in sight.
+  const int row = games_->row_of(session_->game().id);
+  if (row < 0) return;
+  const QModelIndex idx = games_sorted_->mapFromSource(games_->index(row, 0));
+  if (!idx.isValid()) return;
+  if (game_view_->currentIndex().row() != idx.row() || !game_view_->selectionModel()->isRowSelected(idx.row())) {
+    const QSignalBlocker block(game_view_->selectionModel());
+    game_view_->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  }
+  game_view_->scrollTo(idx);
 }
 
 void MainWindow::lay_snapshots(core::GameId id) {
@@ -422,18 +438,25 @@ void MainWindow::on_moved(core::Seq) {
     candidate_findings_->set_findings(candidate_->findings_here(), seats);
     show_compare();
   }
-  // The rule of the event's first finding, without a click.
+  // The rule of the event's first finding, without a click; never a rule
+  // left from another event or another game.
   if (!findings_here_->findings().empty()) {
     rule_text_->setText(rule_text_html(findings_here_->findings().at(0).rule_id));
+  } else if (candidate_ && !candidate_findings_->findings().empty()) {
+    rule_text_->setText(tr("The candidate's finding: ") + rule_text_html(candidate_findings_->findings().at(0).rule_id));
+  } else {
+    rule_text_->setText(tr("No finding at seq %1: select one to read its rule.").arg(m.seq));
   }
 
   const QString where = m.event.turn == 0
                             ? tr("Setup")
                             : tr("Turn %1 · %2").arg(m.event.turn).arg(QString::fromStdString(phase_title(m.event.phase)));
-  moment_label_->setText(tr("After %1\n%2 · event %3 of %4")
+  // Events are counted by seq, as the CLI and findings count them, here
+  // and in the status bar alike.
+  moment_label_->setText(tr("After %1\n%2 · seq %3 / %4")
                              .arg(QString::fromStdString(event_label(m.event, seats)), where)
-                             .arg(m.seq + 1)
-                             .arg(session_->event_count()));
+                             .arg(m.seq)
+                             .arg(session_->last_seq()));
   const auto& seek = session_->last_seek();
   position_label_->setText(tr("seq %1 / %2 · folded %3 from %4")
                                .arg(m.seq)
@@ -444,6 +467,7 @@ void MainWindow::on_moved(core::Seq) {
 }
 
 void MainWindow::on_game_selected() {
+  if (filtering_) return;  // rows moved under the filter: no game was chosen
   const QModelIndexList rows = game_view_->selectionModel()->selectedRows();
   if (rows.isEmpty() || !archive_) return;
   const auto id = rows.front().data(GameListModel::GameIdRole).toULongLong();

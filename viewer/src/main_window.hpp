@@ -41,6 +41,7 @@ class ChangesModel;
 class DisputesModel;
 class FiguresCharts;
 class FindingsModel;
+class GameFilterProxy;
 class RecordBar;
 class GameListModel;
 class SnapshotBuilder;
@@ -75,8 +76,20 @@ class MainWindow : public QMainWindow {
   // Disputes at the current event and rulings (the store must be writable).
   // Errors: InvalidArgument (empty claim, read-only store), the facade's.
   [[nodiscard]] Expected<void> add_dispute(const QString& claim, const QString& raised_by, const QString& citations);
-  [[nodiscard]] Expected<void> record_ruling(const replay::DisputeId& id, const QString& ruling,
-                                             const QString& ruled_by, const QString& citations);
+  // A ruling as `warlog dispute resolve` takes it: upheld or overruled (the
+  // ruling's first word), who rules, citations (rule ids the registry
+  // knows), and the finding the audit must (or must not) report at the
+  // event, which `warlog dispute export-test` turns into a regression case.
+  struct Ruling {
+    bool upheld = true;
+    QString text;
+    QString ruled_by;
+    QStringList citations;  // rule ids
+    std::optional<core::Expectation> expectation;
+  };
+  // Errors: InvalidArgument (an unknown rule id, an empty ruling or name),
+  // the facade's.
+  [[nodiscard]] Expected<void> record_ruling(const replay::DisputeId& id, const Ruling& ruling);
 
   // Live follow: looks at the store for new games and events now (the timer
   // does it every 500 ms, the file watcher on each write).
@@ -113,7 +126,9 @@ class MainWindow : public QMainWindow {
  public slots:
   // Jumps to the finding in this row of the all-findings view (as sorted).
   void jump_to_finding(const QModelIndex& view_index);
-  void next_finding();  // F3
+  void next_finding();      // F3: the recorded and, comparing, the candidate's findings
+  void first_finding();     // Ctrl+F3
+  void first_divergence();  // Ctrl+D, in compare mode
   void ask_seq();       // Ctrl+G
   void focus_record_bar();  // Ctrl+R
 
@@ -134,7 +149,10 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] replay::Perspective perspective() const noexcept { return perspective_; }
 
  private:
-  void previous_finding();
+  void previous_finding();  // Shift+F3
+  // The events with findings, in seq order, once each: the recorded game's,
+  // and in compare mode the candidate's as well.
+  [[nodiscard]] std::vector<core::Seq> finding_stops() const;
   void aim_record_bar();  // at the game shown, disabled when it ended
   void on_recorded();     // the bar appended: show it at once
   void build_ui();
@@ -155,6 +173,9 @@ class MainWindow : public QMainWindow {
   void ask_add_dispute();
   void ask_ruling();
 
+  void select_shown_game();  // the game list's selection on the game shown, in sight
+  [[nodiscard]] QString key_hint() const;  // the status bar's line of keys
+
   std::shared_ptr<replay::Archive> archive_;
   std::unique_ptr<GameSession> session_;
   std::unique_ptr<GameSession> candidate_;  // compare mode
@@ -165,7 +186,9 @@ class MainWindow : public QMainWindow {
   std::optional<replay::GameDiff> diff_;
 
   GameListModel* games_ = nullptr;
-  QSortFilterProxyModel* games_sorted_ = nullptr;
+  QSortFilterProxyModel* games_sorted_ = nullptr;  // games_filter_
+  GameFilterProxy* games_filter_ = nullptr;
+  bool filtering_ = false;  // set while the game filter moves rows
   TimelineModel* timeline_ = nullptr;
   StateModel* state_ = nullptr;
   ChangesModel* compare_rows_ = nullptr;

@@ -2,6 +2,7 @@
 // by side) and disputes (list, jump, add at the current event, rule).
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -10,9 +11,12 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+
+#include <algorithm>
 
 #include "changes_model.hpp"
 #include "disputes_model.hpp"
@@ -34,6 +38,13 @@ std::vector<std::string> split_citations(const QString& text) {
     if (!t.isEmpty()) out.push_back(t.toStdString());
   }
   return out;
+}
+
+// The same disputes with the same rulings (a dispute's records only grow).
+bool same_disputes(const std::vector<replay::Dispute>& a, const std::vector<replay::Dispute>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const replay::Dispute& x, const replay::Dispute& y) {
+    return x.id == y.id && x.rulings.size() == y.rulings.size();
+  });
 }
 
 std::string now_utc() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString(); }
@@ -158,7 +169,9 @@ void MainWindow::load_disputes() {
     return;
   }
   const int count = static_cast<int>(disputes->size());
-  disputes_->set_disputes(std::move(*disputes));
+  // Live follow asks on every write: unchanged, the list (and the row the
+  // judge selected) stays as it is.
+  if (!same_disputes(disputes_->disputes(), *disputes)) disputes_->set_disputes(std::move(*disputes));
   games_->set_disputes(session_->game().id, count);
   detail_tabs_->setTabText(3, tr("Disputes (%1)").arg(count));
 }
@@ -179,13 +192,20 @@ Expected<void> MainWindow::add_dispute(const QString& claim, const QString& rais
   return {};
 }
 
-Expected<void> MainWindow::record_ruling(const replay::DisputeId& id, const QString& ruling, const QString& ruled_by,
-                                         const QString& citations) {
+Expected<void> MainWindow::record_ruling(const replay::DisputeId& id, const Ruling& ruling) {
   if (!archive_) return make_error(ErrorCode::InvalidArgument, "no store open");
+  if (ruling.text.trimmed().isEmpty()) return make_error(ErrorCode::InvalidArgument, "a ruling needs its words");
   replay::NewRuling r;
-  r.ruling = ruling.trimmed().toStdString();
-  r.ruled_by = ruled_by.trimmed().toStdString();
-  r.citations = split_citations(citations);
+  // "Upheld: a Lost Troop cannot fight", as the README's CLI ruling reads.
+  r.ruling = ((ruling.upheld ? tr("Upheld: ") : tr("Overruled: ")) + ruling.text.trimmed()).toStdString();
+  r.ruled_by = ruling.ruled_by.trimmed().toStdString();
+  for (const QString& c : ruling.citations) {
+    if (core::find_rule(c.toStdString()) == nullptr) {
+      return make_error(ErrorCode::InvalidArgument, "no such rule " + c.toStdString() + " (warlog rules lists them)");
+    }
+    r.citations.push_back(c.toStdString());
+  }
+  r.expectation = ruling.expectation;
   r.ruled_at = now_utc();
   r.supersede = true;  // a judge ruling again from the viewer means it (an appeal)
   auto done = replay::resolve_dispute(*archive_, id, r);
@@ -212,12 +232,65 @@ void MainWindow::ask_ruling() {
   }
   const auto id = replay::parse_dispute_id(current.data(DisputesModel::DisputeIdRole).toString().toStdString());
   if (!id) return;
-  auto answers = ask_form(this, tr("Ruling on dispute %1").arg(QString::fromStdString(replay::to_string(*id))),
-                          {tr("Ruling"), tr("Ruled by"), tr("Citations (rule ids or text, comma-separated)")});
-  if (!answers) return;
-  if (auto ruled = record_ruling(*id, (*answers)[0], (*answers)[1], (*answers)[2]); !ruled) {
-    show_error(QString::fromStdString(ruled.error().message));
+  QDialog dialog(this);
+  dialog.setObjectName(QStringLiteral("rulingDialog"));
+  dialog.setWindowTitle(tr("Ruling on dispute %1").arg(QString::fromStdString(replay::to_string(*id))));
+  auto* form = new QFormLayout(&dialog);
+  auto* verdict = new QComboBox;
+  verdict->setObjectName(QStringLiteral("verdict"));
+  verdict->addItems({tr("Upheld"), tr("Overruled")});
+  form->addRow(tr("The claim is"), verdict);
+  auto* words = new QLineEdit;
+  words->setObjectName(QStringLiteral("ruling"));
+  words->setMinimumWidth(360);
+  form->addRow(tr("Ruling"), words);
+  // The expected finding: one of the findings at the disputed event (or
+  // their absence), as `resolve --expect` / `--expect-none` take it.
+  auto* expect = new QComboBox;
+  expect->setObjectName(QStringLiteral("expectation"));
+  expect->addItem(tr("None (no regression test)"));
+  std::vector<std::optional<core::Expectation>> expectations{std::nullopt};
+  if (session_) {
+    const auto& all = session_->findings();
+    const std::size_t from = id->seq == 0 ? 0 : all.upper_bound(id->seq - 1);
+    std::vector<std::string> ids;
+    for (std::size_t i = from; i < all.upper_bound(id->seq); ++i) {
+      const std::string rule(all.at(i).rule_id);
+      if (std::find(ids.begin(), ids.end(), rule) == ids.end()) ids.push_back(rule);
+    }
+    for (const std::string& rule : ids) {
+      expect->addItem(tr("The audit reports %1 at seq %2").arg(QString::fromStdString(rule)).arg(id->seq));
+      expectations.push_back(core::Expectation{rule, true});
+      expect->addItem(tr("The audit reports no %1 at seq %2").arg(QString::fromStdString(rule)).arg(id->seq));
+      expectations.push_back(core::Expectation{rule, false});
+    }
   }
+  form->addRow(tr("Expected finding"), expect);
+  auto* cites = new QListWidget;
+  cites->setObjectName(QStringLiteral("citations"));
+  cites->setSelectionMode(QAbstractItemView::MultiSelection);
+  for (const core::Rule& rule : core::all_rules()) {
+    auto* item = new QListWidgetItem(QStringLiteral("%1 — %2").arg(QString::fromUtf8(rule.id.data(), static_cast<qsizetype>(rule.id.size())),
+                                                                 QString::fromUtf8(rule.citation.data(), static_cast<qsizetype>(rule.citation.size()))));
+    item->setData(Qt::UserRole, QString::fromUtf8(rule.id.data(), static_cast<qsizetype>(rule.id.size())));
+    cites->addItem(item);
+  }
+  form->addRow(tr("Citations"), cites);
+  auto* by = new QLineEdit;
+  by->setObjectName(QStringLiteral("ruledBy"));
+  form->addRow(tr("Ruled by"), by);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+  QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+  QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+  form->addRow(buttons);
+  if (dialog.exec() != QDialog::Accepted) return;
+  Ruling r;
+  r.upheld = verdict->currentIndex() == 0;
+  r.text = words->text();
+  r.ruled_by = by->text();
+  for (const QListWidgetItem* item : cites->selectedItems()) r.citations << item->data(Qt::UserRole).toString();
+  r.expectation = expectations.at(static_cast<std::size_t>(std::max(0, expect->currentIndex())));
+  if (auto ruled = record_ruling(*id, r); !ruled) show_error(QString::fromStdString(ruled.error().message));
 }
 
 }  // namespace warlog::viewer

@@ -95,6 +95,7 @@ Expected<void> MainWindow::open_store(const QString& path) {
   record_bar_->clear_game();            // its Recorder refers to the archive
   candidate_.reset();
   session_.reset();
+  games_filter_->set_pinned(std::nullopt);
   archive_.reset();
   games_->set_games({});
   auto archive = open_store_for_viewing(path.toStdString());
@@ -132,6 +133,9 @@ void MainWindow::poll_store() {
   if (!listing) return;
   for (const auto& g : listing->games) games_->set_event_count(g.id, g.events);
   if (games_->add_games(std::move(listing->games)) > 0 && !audit_timer_->isActive()) audit_timer_->start();
+  // Disputes and rulings another process recorded (`warlog dispute add`,
+  // `resolve`) are annotations: the same write, the same look.
+  if (session_) load_disputes();
   // A watched file that is replaced (a copied store) drops out of the watch.
   if (watcher_->files().isEmpty()) watch_store();
 }

@@ -50,6 +50,8 @@ void MainWindow::build_actions() {
   go->addSeparator();
   add(tr("Next fin&ding"), QKeySequence(Qt::Key_F3), [this] { next_finding(); });
   add(tr("Previous findin&g"), QKeySequence(Qt::SHIFT | Qt::Key_F3), [this] { previous_finding(); });
+  add(tr("F&irst finding"), QKeySequence(Qt::CTRL | Qt::Key_F3), [this] { first_finding(); });
+  add(tr("First di&vergence (compare mode)"), QKeySequence(Qt::CTRL | Qt::Key_D), [this] { first_divergence(); });
   add(tr("&Go to seq…"), QKeySequence(Qt::CTRL | Qt::Key_G), [this] { ask_seq(); });
   go->addSeparator();
   // Escape, in the bar, comes back to the timeline (RecordBar::leave).
@@ -116,44 +118,78 @@ void MainWindow::jump_to_finding(const QModelIndex& view_index) {
   session_->go_to(target);
 }
 
+std::vector<core::Seq> MainWindow::finding_stops() const {
+  std::vector<core::Seq> out;
+  if (!session_) return out;
+  // The recorded game's findings, and in compare mode the candidate's too:
+  // each list is in seq order; the stops are their events, once each.
+  for (const GameSession* s : {session_.get(), candidate_.get()}) {
+    if (s == nullptr) continue;
+    const auto& all = s->findings();
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (out.empty() || out.back() != all.seq(i)) out.push_back(all.seq(i));
+    }
+  }
+  if (candidate_) {
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+  }
+  return out;
+}
+
 void MainWindow::next_finding() {
   if (!session_) return;
-  // Findings are in seq order.
-  const auto& all = session_->findings();
-  if (all.empty()) {
+  const std::vector<core::Seq> stops = finding_stops();
+  if (stops.empty()) {
     statusBar()->showMessage(tr("This game has no findings."), 3000);
     return;
   }
-  std::size_t next = all.upper_bound(session_->seq());
-  if (next == all.size()) {  // wraps to the first finding of the game
-    next = 0;
-    statusBar()->showMessage(tr("Past the last finding: back to the first, at seq %1.").arg(all.seq(0)), 3000);
+  auto next = std::upper_bound(stops.begin(), stops.end(), session_->seq());
+  if (next == stops.end()) {  // wraps to the first finding of the game
+    next = stops.begin();
+    statusBar()->showMessage(tr("Past the last finding: back to the first, at seq %1.").arg(*next), 3000);
   }
-  const replay::FindingView f = all.at(next);
-  rule_text_->setText(rule_text_html(f.rule_id));
-  session_->go_to(f.seq);
+  session_->go_to(*next);  // on_moved shows the rule of its first finding
 }
 
 void MainWindow::previous_finding() {
   if (!session_) return;
-  const auto& all = session_->findings();
-  if (all.empty()) {
+  const std::vector<core::Seq> stops = finding_stops();
+  if (stops.empty()) {
     statusBar()->showMessage(tr("This game has no findings."), 3000);
     return;
   }
-  // The last finding before the current event (findings are in seq order);
-  // before the first, it wraps to the last finding of the game.
-  const core::Seq here = session_->seq();
-  const std::size_t first_at_or_after = here == 0 ? 0 : all.upper_bound(here - 1);
-  std::size_t before = first_at_or_after == 0 ? all.size() - 1 : first_at_or_after - 1;
-  if (first_at_or_after == 0) {
-    statusBar()->showMessage(tr("Before the first finding: on to the last, at seq %1.").arg(all.seq(before)), 3000);
+  // The last finding's event before the current one; before the first, it
+  // wraps to the last of the game.
+  auto before = std::lower_bound(stops.begin(), stops.end(), session_->seq());
+  if (before == stops.begin()) {
+    before = stops.end();
+    statusBar()->showMessage(tr("Before the first finding: on to the last, at seq %1.").arg(stops.back()), 3000);
   }
-  // Several findings can share one seq: land on the first of them.
-  while (before > 0 && all.seq(before - 1) == all.seq(before)) --before;
-  const replay::FindingView f = all.at(before);
-  rule_text_->setText(rule_text_html(f.rule_id));
-  session_->go_to(f.seq);
+  session_->go_to(*std::prev(before));
+}
+
+void MainWindow::first_finding() {
+  if (!session_) return;
+  const std::vector<core::Seq> stops = finding_stops();
+  if (stops.empty()) {
+    statusBar()->showMessage(tr("This game has no findings."), 3000);
+    return;
+  }
+  session_->go_to(stops.front());
+}
+
+void MainWindow::first_divergence() {
+  if (!session_) return;
+  if (!candidate_ || !diff_) {
+    statusBar()->showMessage(tr("Not comparing: File › Compare with ruleset or catalog… first."), 3000);
+    return;
+  }
+  if (!diff_->first) {
+    statusBar()->showMessage(tr("Under %1 this game folds the same at every event.").arg(candidate_label_), 3000);
+    return;
+  }
+  session_->go_to(diff_->first->seq);
 }
 
 void MainWindow::ask_seq() {
@@ -164,6 +200,11 @@ void MainWindow::ask_seq() {
                                        static_cast<int>(session_->seq()), static_cast<int>(session_->first_seq()),
                                        static_cast<int>(session_->last_seq()), 1, &ok);
   if (ok) session_->go_to(static_cast<core::Seq>(seq));
+}
+
+QString MainWindow::key_hint() const {
+  return tr("←/→ event · PgUp/PgDn phase · Ctrl+PgUp/PgDn turn · Home/End · Ctrl+G seq · "
+            "F3/Shift+F3 next/previous finding · Ctrl+F3 first finding · Ctrl+D first divergence · Ctrl+R record");
 }
 
 void MainWindow::show_error(const QString& message) { statusBar()->showMessage(message, 10000); }
