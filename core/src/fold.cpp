@@ -137,7 +137,7 @@ std::string check_invariants(const GameState& s) {
   if (s.part > 5) return fmt::format("part of the turn {} is not 0..5", s.part);
   if (s.active != kNoSeat && s.active >= kSeatCount) return "active seat out of range";
   if (s.leader != kNoSeat && s.leader >= kSeatCount) return "leader out of range";
-  if (s.charger != kNoSeat && s.charger >= kSeatCount) return "charging seat out of range";
+  if (s.this_turn.charger != kNoSeat && s.this_turn.charger >= kSeatCount) return "charging seat out of range";
   for (const auto& t : s.territories) {
     if (t.controller != kNoSeat && t.controller >= kSeatCount) return "a Territory's controller is no seat";
     if (s.created && !s.on_grid(t.space)) return "a Territory is off the battlefield";
@@ -167,7 +167,7 @@ std::string check_invariants(const GameState& s) {
         if (n <= 0) return fmt::format("pile holds {} of '{}'", n, card);
       }
     }
-    if (seat.drawn_this_turn < 0) return "negative draw count";
+    if (seat.this_turn.drawn < 0) return "negative draw count";
   }
   return "";
 }

@@ -125,8 +125,8 @@ int Game::gambit_costs(Seat seat) const {
 
 std::vector<Space> Game::steps_from(Space sp) const {
   auto left_this_turn = [&](Space n) {
-    const auto& d = state.defeated_this_turn;
-    const auto& f = state.fled_this_turn;
+    const auto& d = state.this_turn.defeated;
+    const auto& f = state.this_turn.fled;
     return std::find(d.begin(), d.end(), n) != d.end() || std::find(f.begin(), f.end(), n) != f.end();
   };
   std::vector<Space> out;

@@ -26,12 +26,12 @@ bool discards_covered(const Game& g, Seat seat, int extra_cost, int extra_items,
       ++items;
     }
   }
-  for (const WageDue& w : s.wages_due) {
+  for (const WageDue& w : s.this_turn.wages_due) {
     if (!w.unburrowed) continue;
     cost += g.cost(w.card, seat);
     ++items;
   }
-  const int supply = provision_supply(g.state, seat, g.ctx.catalog, g.ctx.rules) - s.recovery_spent;
+  const int supply = provision_supply(g.state, seat, g.ctx.catalog, g.ctx.rules) - s.this_turn.recovery_spent;
   return supply >= cost || (hand_counts && hand_size(s) >= items);
 }
 
@@ -42,7 +42,7 @@ int hand_reserve(const Game& g, Seat seat) {
     const Troop& t = *g.state.at(sp);
     items += t.unburrowed_turn == g.state.turn && t.unburrowed_turn != 0;
   }
-  for (const WageDue& w : g.state.seats[seat].wages_due) items += w.unburrowed;
+  for (const WageDue& w : g.state.seats[seat].this_turn.wages_due) items += w.unburrowed;
   return items;
 }
 
@@ -79,8 +79,8 @@ void recover(Game& g, Seat me) {
       std::vector<Space> free;
       for (std::int8_t col = 0; col < g.state.cols; ++col) {
         const Space v{col, static_cast<std::int8_t>(row)};
-        if (!g.state.at(v) && !g.territory_on(v) && !contains(g.state.defeated_this_turn, v) &&
-            !contains(g.state.fled_this_turn, v)) {
+        if (!g.state.at(v) && !g.territory_on(v) && !contains(g.state.this_turn.defeated, v) &&
+            !contains(g.state.this_turn.fled, v)) {
           free.push_back(v);
         }
       }
@@ -113,7 +113,7 @@ std::vector<Owed> owed(const Game& g, Seat me) {
   for (const HeldCard& h : g.state.seats[me].gambits_in_play) {
     out.push_back(Owed{PaidItem{Space{}, h.card}, g.cost(h.card, me), 0, 0});
   }
-  for (const WageDue& w : g.state.seats[me].wages_due) {
+  for (const WageDue& w : g.state.seats[me].this_turn.wages_due) {
     out.push_back(Owed{PaidItem{w.space, w.card}, g.cost(w.card, me), w.unburrowed ? 1 : 2, 0});
   }
   return out;
@@ -131,7 +131,7 @@ void pay(Game& g, Seat me) {
     return a.priority != b.priority ? a.priority < b.priority : a.morale > b.morale;
   });
   const SeatState& seat = g.state.seats[me];
-  int left = provision_supply(g.state, me, g.ctx.catalog, g.ctx.rules) - seat.recovery_spent;
+  int left = provision_supply(g.state, me, g.ctx.catalog, g.ctx.rules) - seat.this_turn.recovery_spent;
   ProvisionsPaid p;
   bool blocked = false;
   int blocked_from = 3;
@@ -152,7 +152,7 @@ void pay(Game& g, Seat me) {
       }
     }
   }
-  const std::size_t fled_before = g.state.fled_this_turn.size();
+  const std::size_t fled_before = g.state.this_turn.fled.size();
   (void)g.emit(me, std::move(p));
   // Failing to pay: one discard per unpaid Gambit or un-Burrowed Troop.
   const int owed_discards = g.state.seats[me].cards_owed_discard;
@@ -167,8 +167,8 @@ void pay(Game& g, Seat me) {
     (void)g.emit(me, std::move(d));
   }
   // Unprovisioned Shocked Troops fled as the payment was recorded.
-  const std::vector<Space> fled(g.state.fled_this_turn.begin() + static_cast<std::ptrdiff_t>(fled_before),
-                                g.state.fled_this_turn.end());
+  const std::vector<Space> fled(g.state.this_turn.fled.begin() + static_cast<std::ptrdiff_t>(fled_before),
+                                g.state.this_turn.fled.end());
   for (Space sp : fled) {
     if (g.rng.chance(50)) (void)g.emit(me, TroopFled{sp});
   }

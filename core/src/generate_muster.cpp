@@ -26,8 +26,8 @@ std::vector<std::string> cards_of(const Game& g, const CardPile& pile, CardType 
 bool playable(const SeatState& seat, const std::string& name) {
   const auto held = seat.hand.find(name);
   if (held == seat.hand.end()) return false;
-  const auto returned = seat.not_playable_this_turn.find(name);
-  return returned == seat.not_playable_this_turn.end() || held->second > returned->second;
+  const auto returned = seat.this_turn.not_playable.find(name);
+  return returned == seat.this_turn.not_playable.end() || held->second > returned->second;
 }
 
 // A card may leave the hand without leaving too few for the discards owed.

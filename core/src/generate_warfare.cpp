@@ -23,8 +23,8 @@ int vitality_left(const Game& g, Space sp) {
 // is a consequence, checked, never needed), and every one beside several
 // Territories, with the Territory the table chose (rulings R-071).
 void record_defeats(Game& g, Seat seat, std::size_t before) {
-  const std::vector<Space> defeated(g.state.defeated_this_turn.begin() + static_cast<std::ptrdiff_t>(before),
-                                    g.state.defeated_this_turn.end());
+  const std::vector<Space> defeated(g.state.this_turn.defeated.begin() + static_cast<std::ptrdiff_t>(before),
+                                    g.state.this_turn.defeated.end());
   for (Space sp : defeated) {
     std::vector<Space> beside;
     for (const PlacedBeneath& p : g.state.placed_this_turn) {
@@ -69,7 +69,7 @@ void fire(Game& g, Seat me) {
       }
     }
     if (!target.valid()) return;
-    const std::size_t before = g.state.defeated_this_turn.size();
+    const std::size_t before = g.state.this_turn.defeated.size();
     (void)g.emit(me, ShotteFired{from, target, vigor});  // damage = Vigor
     record_defeats(g, me, before);
   }
@@ -145,11 +145,11 @@ void resolve_combats(Game& g, Seat charger) {
     for (Space d : enemies) {
       const Troop& def = *g.state.at(d);
       if (still_mustering(g.state, def)) continue;
-      if (!g.ctx.rules.defender_strikes_each_combat && contains(g.state.defenders_struck, d)) continue;
+      if (!g.ctx.rules.defender_strikes_each_combat && contains(g.state.this_charge.defenders_struck, d)) continue;
       combat.defenders.push_back(
           DefenderSplit{d, split(g, g.card(def.card).vigor, g.enemies_next_to(d, def.owner, false))});
     }
-    const std::size_t before = g.state.defeated_this_turn.size();
+    const std::size_t before = g.state.this_turn.defeated.size();
     (void)g.emit(charger, std::move(combat));
     record_defeats(g, charger, before);
   }
@@ -176,7 +176,7 @@ void post_combat_moves(Game& g, Seat charger) {
     const auto& slot = g.state.at(sp);
     if (!slot || !g.ready(*slot) || slot->has(kTroopMovedThisPhase)) continue;
     if (!g.enemies_next_to(sp, charger, true).empty() || !g.rng.chance(35)) continue;
-    const Space to = g.choose_step(sp, charger, g.state.vacated_this_charge);
+    const Space to = g.choose_step(sp, charger, g.state.this_charge.vacated);
     if (to.valid()) (void)g.emit(charger, TroopMoved{sp, to});
   }
 }

@@ -111,7 +111,7 @@ int provision_cost(const GameState& s, Seat seat, const Catalog& catalog, const 
     total += troop_cost(*slot, *c, declared, rules);
   }
   for (const HeldCard& g : s.seats[seat].gambits_in_play) total += cost_of(g.card);
-  for (const WageDue& w : s.seats[seat].wages_due) total += cost_of(w.card);
+  for (const WageDue& w : s.seats[seat].this_turn.wages_due) total += cost_of(w.card);
   return total;
 }
 
@@ -155,10 +155,10 @@ std::string to_text(const GameState& s) {
   line("game: {} | {} | board {}x{}", s.title, s.date, static_cast<int>(s.cols), static_cast<int>(s.rows));
   line("turn: {} phase: {} part: {} active: {} leader: {}", s.turn, to_string(s.phase), static_cast<int>(s.part),
        s.active == kNoSeat ? 0 : s.active + 1, s.leader == kNoSeat ? 0 : s.leader + 1);
-  line("warfare: charge {} declined {} charger {} last_morale {}", s.charge_declared, s.charge_declined,
-       s.charger == kNoSeat ? 0 : s.charger + 1, s.last_combat_morale);
-  line("shotte: {} shots, alternation broken {}; charge defenders struck {}, vacated {}", s.shotte_seats.size(),
-       s.shotte_alternation_broken, s.defenders_struck.size(), s.vacated_this_charge.size());
+  line("warfare: charge {} declined {} charger {} last_morale {}", s.this_turn.charge_declared, s.this_turn.charge_declined,
+       s.this_turn.charger == kNoSeat ? 0 : s.this_turn.charger + 1, s.this_charge.last_combat_morale);
+  line("shotte: {} shots, alternation broken {}; charge defenders struck {}, vacated {}", s.this_turn.shotte_seats.size(),
+       s.this_turn.shotte_alternation_broken, s.this_charge.defenders_struck.size(), s.this_charge.vacated.size());
   // "territory" is the first Territory the final turn answers, -1 for none
   // (its one Territory before R-072: the text, and so the digests, of a game
   // with one Territory at its Threshold did not change); the others follow.
@@ -174,7 +174,7 @@ std::string to_text(const GameState& s) {
   }
   line("end: final_turn {} territory {}{} winner {} victory {} decided_at {} in turn {} checked {}", s.final_turn,
        first_due, also, s.winner == kNoSeat ? 0 : s.winner + 1, s.victory ? to_string(*s.victory) : "undecided",
-       s.decided_at ? static_cast<long long>(*s.decided_at) : -1LL, s.decided_turn, s.win_checked_this_turn);
+       s.decided_at ? static_cast<long long>(*s.decided_at) : -1LL, s.decided_turn, s.this_turn.win_checked);
   for (std::size_t i = 0; i < s.seats.size(); ++i) {
     const SeatState& seat = s.seats[i];
     line("seat {}: {} ({}) registered {}", i + 1, seat.player, to_string(seat.allegiance), seat.registered);
@@ -182,16 +182,16 @@ std::string to_text(const GameState& s) {
     pile_text(out, "orders", seat.orders);
     pile_text(out, "hand", seat.hand);
     pile_text(out, "discard", seat.discard);
-    pile_text(out, "not playable", seat.not_playable_this_turn);
+    pile_text(out, "not playable", seat.this_turn.not_playable);
     held_text(out, "homeland", seat.homeland);
     held_text(out, "gambits in play", seat.gambits_in_play);
     line("  turn: drawn {} foraged {} returned {} stocked {} mustered {} favor_until {} owed_discards {}",
-         seat.drawn_this_turn, seat.foraged_this_turn, seat.returned_this_turn, seat.gambit_stocked_this_turn,
-         seat.mustered_this_turn, seat.local_favor_until_turn, seat.cards_owed_discard);
-    line("  attrition: recovery_spent {} paid {} rabble {} turncoat_draws {}", seat.recovery_spent,
-         seat.provisions_paid_this_turn, seat.rabble_side, seat.turncoat_draws);
-    pile_text(out, "turncoat offer", seat.turncoat_offer);
-    for (const WageDue& w : seat.wages_due) {
+         seat.this_turn.drawn, seat.this_turn.foraged, seat.this_turn.returned, seat.this_turn.gambit_stocked,
+         seat.this_turn.mustered, seat.local_favor_until_turn, seat.cards_owed_discard);
+    line("  attrition: recovery_spent {} paid {} rabble {} turncoat_draws {}", seat.this_turn.recovery_spent,
+         seat.this_turn.provisions_paid, seat.rabble_side, seat.this_turn.turncoat_draws);
+    pile_text(out, "turncoat offer", seat.this_turn.turncoat_offer);
+    for (const WageDue& w : seat.this_turn.wages_due) {
       line("  wages due: {} from {}{}", w.card, to_string(w.space), w.unburrowed ? " (un-Burrowed)" : "");
     }
   }

@@ -32,8 +32,12 @@ consteval std::size_t field_count() {
     return sizeof...(A);
   }
 }
-static_assert(field_count<core::GameState>() == 36, "GameState changed: encode the new field here and in Snapshot.State");
-static_assert(field_count<core::SeatState>() == 26, "SeatState changed: encode the new field here and in Snapshot.Seat");
+static_assert(field_count<core::GameState>() == 26, "GameState changed: encode the new field here and in Snapshot.State");
+static_assert(field_count<core::TurnScratch>() == 9, "TurnScratch changed: encode the new field here and in Snapshot.State");
+static_assert(field_count<core::ChargeScratch>() == 3, "ChargeScratch changed: encode it here and in Snapshot.State");
+static_assert(field_count<core::SeatState>() == 14, "SeatState changed: encode the new field here and in Snapshot.Seat");
+static_assert(field_count<core::SeatTurnScratch>() == 12, "SeatTurnScratch changed: encode it here and in Snapshot.Seat");
+static_assert(field_count<core::PartScratch>() == 2, "PartScratch changed: encode it here and in Snapshot.Seat");
 static_assert(field_count<core::Troop>() == 7, "Troop changed: encode the new field here and in Snapshot.Troop");
 static_assert(field_count<core::HeldCard>() == 2, "HeldCard changed: encode it here and in Snapshot.HeldCard");
 static_assert(field_count<core::WageDue>() == 3, "WageDue changed: encode it here and in Snapshot.WageDue");
@@ -90,30 +94,30 @@ void write_seat(SnapshotSchema::Seat::Builder b, const core::SeatState& s) {
   write_pile(b.initOrders(count_of(s.orders.size())), s.orders);
   write_pile(b.initHand(count_of(s.hand.size())), s.hand);
   write_pile(b.initDiscard(count_of(s.discard.size())), s.discard);
-  write_pile(b.initNotPlayableThisTurn(count_of(s.not_playable_this_turn.size())), s.not_playable_this_turn);
+  write_pile(b.initNotPlayableThisTurn(count_of(s.this_turn.not_playable.size())), s.this_turn.not_playable);
   write_held(b.initHomeland(count_of(s.homeland.size())), s.homeland);
   write_held(b.initGambitsInPlay(count_of(s.gambits_in_play.size())), s.gambits_in_play);
-  b.setDrawnThisTurn(s.drawn_this_turn);
-  b.setForagedThisTurn(s.foraged_this_turn);
-  b.setReturnedThisTurn(s.returned_this_turn);
-  b.setGambitStockedThisTurn(s.gambit_stocked_this_turn);
-  b.setMusteredThisTurn(s.mustered_this_turn);
+  b.setDrawnThisTurn(s.this_turn.drawn);
+  b.setForagedThisTurn(s.this_turn.foraged);
+  b.setReturnedThisTurn(s.this_turn.returned);
+  b.setGambitStockedThisTurn(s.this_turn.gambit_stocked);
+  b.setMusteredThisTurn(s.this_turn.mustered);
   b.setLocalFavorUntilTurn(s.local_favor_until_turn);
   b.setCardsOwedDiscard(s.cards_owed_discard);
-  b.setActedThisPart(s.acted_this_part);
-  b.setRecoverySpent(s.recovery_spent);
-  b.setProvisionsPaidThisTurn(s.provisions_paid_this_turn);
-  b.setFledThisPart(s.fled_this_part);
+  b.setActedThisPart(s.this_part.acted);
+  b.setRecoverySpent(s.this_turn.recovery_spent);
+  b.setProvisionsPaidThisTurn(s.this_turn.provisions_paid);
+  b.setFledThisPart(s.this_part.fled);
   b.setRabbleSide(s.rabble_side);
-  auto wages = b.initWagesDue(count_of(s.wages_due.size()));
-  for (unsigned i = 0; i < s.wages_due.size(); ++i) {
-    wages[i].setCard(tx(s.wages_due[i].card));
-    write_space(wages[i].initSpace(), s.wages_due[i].space);
-    wages[i].setUnburrowed(s.wages_due[i].unburrowed);
+  auto wages = b.initWagesDue(count_of(s.this_turn.wages_due.size()));
+  for (unsigned i = 0; i < s.this_turn.wages_due.size(); ++i) {
+    wages[i].setCard(tx(s.this_turn.wages_due[i].card));
+    write_space(wages[i].initSpace(), s.this_turn.wages_due[i].space);
+    wages[i].setUnburrowed(s.this_turn.wages_due[i].unburrowed);
   }
-  write_pile(b.initTurncoatOffer(count_of(s.turncoat_offer.size())), s.turncoat_offer);
-  b.setTurncoatDraws(s.turncoat_draws);
-  b.setRecoveredThisTurn(s.recovered_this_turn);
+  write_pile(b.initTurncoatOffer(count_of(s.this_turn.turncoat_offer.size())), s.this_turn.turncoat_offer);
+  b.setTurncoatDraws(s.this_turn.turncoat_draws);
+  b.setRecoveredThisTurn(s.this_turn.recovered);
 }
 
 }  // namespace
@@ -152,18 +156,18 @@ void write_state(SnapshotSchema::State::Builder b, const core::GameState& s) {
   b.setActive(s.active);
   b.setLeader(s.leader);
   b.setPart(s.part);
-  b.setChargeDeclared(s.charge_declared);
-  b.setChargeDeclined(s.charge_declined);
-  b.setCharger(s.charger);
-  b.setLastCombatMorale(s.last_combat_morale);
-  auto shotte = b.initShotteSeats(count_of(s.shotte_seats.size()));
-  for (unsigned i = 0; i < s.shotte_seats.size(); ++i) shotte.set(i, s.shotte_seats[i]);
-  write_spaces(b.initVacatedThisCharge(count_of(s.vacated_this_charge.size())), s.vacated_this_charge);
-  write_spaces(b.initFledThisTurn(count_of(s.fled_this_turn.size())), s.fled_this_turn);
-  write_spaces(b.initDefeatedThisTurn(count_of(s.defeated_this_turn.size())), s.defeated_this_turn);
-  write_spaces(b.initDefendersStruck(count_of(s.defenders_struck.size())), s.defenders_struck);
-  b.setShotteAlternationBroken(s.shotte_alternation_broken);
-  b.setWinCheckedThisTurn(s.win_checked_this_turn);
+  b.setChargeDeclared(s.this_turn.charge_declared);
+  b.setChargeDeclined(s.this_turn.charge_declined);
+  b.setCharger(s.this_turn.charger);
+  b.setLastCombatMorale(s.this_charge.last_combat_morale);
+  auto shotte = b.initShotteSeats(count_of(s.this_turn.shotte_seats.size()));
+  for (unsigned i = 0; i < s.this_turn.shotte_seats.size(); ++i) shotte.set(i, s.this_turn.shotte_seats[i]);
+  write_spaces(b.initVacatedThisCharge(count_of(s.this_charge.vacated.size())), s.this_charge.vacated);
+  write_spaces(b.initFledThisTurn(count_of(s.this_turn.fled.size())), s.this_turn.fled);
+  write_spaces(b.initDefeatedThisTurn(count_of(s.this_turn.defeated.size())), s.this_turn.defeated);
+  write_spaces(b.initDefendersStruck(count_of(s.this_charge.defenders_struck.size())), s.this_charge.defenders_struck);
+  b.setShotteAlternationBroken(s.this_turn.shotte_alternation_broken);
+  b.setWinCheckedThisTurn(s.this_turn.win_checked);
   b.setFinalTurn(s.final_turn);
   int first_due = -1;
   for (std::size_t i = 0; i < s.territories.size() && first_due < 0; ++i) {
@@ -187,7 +191,7 @@ void write_state(SnapshotSchema::State::Builder b, const core::GameState& s) {
   if (s.decided_at) b.setDecidedAt(*s.decided_at);
   b.setDecidedTurn(s.decided_turn);
   b.setPlayAfterEndReported(s.play_after_end_reported);
-  b.setMoraleChecked(s.morale_checked);
+  b.setMoraleChecked(s.this_turn.morale_checked);
   b.setPartStarted(s.part_started);
 }
 
@@ -240,27 +244,27 @@ core::SeatState read_seat(SnapshotSchema::Seat::Reader r) {
   s.orders = read_pile(r.getOrders(), "a seat's orders");
   s.hand = read_pile(r.getHand(), "a seat's hand");
   s.discard = read_pile(r.getDiscard(), "a seat's discard");
-  s.not_playable_this_turn = read_pile(r.getNotPlayableThisTurn(), "a seat's not-playable cards");
+  s.this_turn.not_playable = read_pile(r.getNotPlayableThisTurn(), "a seat's not-playable cards");
   s.homeland = read_held(r.getHomeland());
   s.gambits_in_play = read_held(r.getGambitsInPlay());
-  s.drawn_this_turn = r.getDrawnThisTurn();
-  s.foraged_this_turn = r.getForagedThisTurn();
-  s.returned_this_turn = r.getReturnedThisTurn();
-  s.gambit_stocked_this_turn = r.getGambitStockedThisTurn();
-  s.mustered_this_turn = r.getMusteredThisTurn();
+  s.this_turn.drawn = r.getDrawnThisTurn();
+  s.this_turn.foraged = r.getForagedThisTurn();
+  s.this_turn.returned = r.getReturnedThisTurn();
+  s.this_turn.gambit_stocked = r.getGambitStockedThisTurn();
+  s.this_turn.mustered = r.getMusteredThisTurn();
   s.local_favor_until_turn = r.getLocalFavorUntilTurn();
   s.cards_owed_discard = r.getCardsOwedDiscard();
-  s.acted_this_part = r.getActedThisPart();
-  s.recovery_spent = r.getRecoverySpent();
-  s.provisions_paid_this_turn = r.getProvisionsPaidThisTurn();
-  s.fled_this_part = r.getFledThisPart();
+  s.this_part.acted = r.getActedThisPart();
+  s.this_turn.recovery_spent = r.getRecoverySpent();
+  s.this_turn.provisions_paid = r.getProvisionsPaidThisTurn();
+  s.this_part.fled = r.getFledThisPart();
   s.rabble_side = r.getRabbleSide();
   for (auto w : r.getWagesDue()) {
-    s.wages_due.push_back(core::WageDue{text(w.getCard()), read_space(w.getSpace()), w.getUnburrowed()});
+    s.this_turn.wages_due.push_back(core::WageDue{text(w.getCard()), read_space(w.getSpace()), w.getUnburrowed()});
   }
-  s.turncoat_offer = read_pile(r.getTurncoatOffer(), "a seat's Turncoat offer");
-  s.turncoat_draws = r.getTurncoatDraws();
-  s.recovered_this_turn = r.getRecoveredThisTurn();
+  s.this_turn.turncoat_offer = read_pile(r.getTurncoatOffer(), "a seat's Turncoat offer");
+  s.this_turn.turncoat_draws = r.getTurncoatDraws();
+  s.this_turn.recovered = r.getRecoveredThisTurn();
   return s;
 }
 
@@ -303,17 +307,17 @@ core::GameState read_state(SnapshotSchema::State::Reader r) {
   s.active = r.getActive();
   s.leader = r.getLeader();
   s.part = r.getPart();
-  s.charge_declared = r.getChargeDeclared();
-  s.charge_declined = r.getChargeDeclined();
-  s.charger = r.getCharger();
-  s.last_combat_morale = r.getLastCombatMorale();
-  for (auto seat : r.getShotteSeats()) s.shotte_seats.push_back(seat);
-  s.vacated_this_charge = read_spaces(r.getVacatedThisCharge());
-  s.fled_this_turn = read_spaces(r.getFledThisTurn());
-  s.defeated_this_turn = read_spaces(r.getDefeatedThisTurn());
-  s.defenders_struck = read_spaces(r.getDefendersStruck());
-  s.shotte_alternation_broken = r.getShotteAlternationBroken();
-  s.win_checked_this_turn = r.getWinCheckedThisTurn();
+  s.this_turn.charge_declared = r.getChargeDeclared();
+  s.this_turn.charge_declined = r.getChargeDeclined();
+  s.this_turn.charger = r.getCharger();
+  s.this_charge.last_combat_morale = r.getLastCombatMorale();
+  for (auto seat : r.getShotteSeats()) s.this_turn.shotte_seats.push_back(seat);
+  s.this_charge.vacated = read_spaces(r.getVacatedThisCharge());
+  s.this_turn.fled = read_spaces(r.getFledThisTurn());
+  s.this_turn.defeated = read_spaces(r.getDefeatedThisTurn());
+  s.this_charge.defenders_struck = read_spaces(r.getDefendersStruck());
+  s.this_turn.shotte_alternation_broken = r.getShotteAlternationBroken();
+  s.this_turn.win_checked = r.getWinCheckedThisTurn();
   s.final_turn = r.getFinalTurn();
   for (auto p : r.getPlacedThisTurn()) {
     s.placed_this_turn.push_back(core::PlacedBeneath{text(p.getCard()), read_space(p.getTroop()), p.getTerritory(),
@@ -324,7 +328,7 @@ core::GameState read_state(SnapshotSchema::State::Reader r) {
   if (r.getHasDecidedAt()) s.decided_at = r.getDecidedAt();
   s.decided_turn = r.getDecidedTurn();
   s.play_after_end_reported = r.getPlayAfterEndReported();
-  s.morale_checked = r.getMoraleChecked();
+  s.this_turn.morale_checked = r.getMoraleChecked();
   s.part_started = r.getPartStarted();
   return s;
 }

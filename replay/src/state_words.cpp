@@ -121,18 +121,18 @@ class Teller {
       if (tb && !tc) {
         card(tb->card);
         player(tb->owner);
-        const char* how = contains(c_.defeated_this_turn, sp) ? "is defeated"
-                          : contains(c_.fled_this_turn, sp)   ? "flees"
+        const char* how = contains(c_.this_turn.defeated, sp) ? "is defeated"
+                          : contains(c_.this_turn.fled, sp)   ? "flees"
                                                               : "is gone";
         say(fmt::format("{} {} instead of standing with {}", troop_words(b_, *tb, sp), how,
                         vitality_words(*tb, bc_)));
       } else if (!tb && tc) {
         card(tc->card);
         player(tc->owner);
-        const char* instead = contains(b_.defeated_this_turn, sp) ? "being defeated"
-                              : contains(b_.fled_this_turn, sp)   ? "fleeing"
+        const char* instead = contains(b_.this_turn.defeated, sp) ? "being defeated"
+                              : contains(b_.this_turn.fled, sp)   ? "fleeing"
                                                                   : "an empty space";
-        const bool survives = contains(b_.defeated_this_turn, sp) || contains(b_.fled_this_turn, sp);
+        const bool survives = contains(b_.this_turn.defeated, sp) || contains(b_.this_turn.fled, sp);
         say(fmt::format("{} {} with {} instead of {}", troop_words(c_, *tc, sp), survives ? "survives" : "stands",
                         vitality_words(*tc, cc_), instead));
       } else if (tb->card != tc->card || tb->owner != tc->owner) {
@@ -243,38 +243,38 @@ class Teller {
     pile(i, "Orders Deck", sb.orders, sc.orders);
     pile(i, "hand", sb.hand, sc.hand);
     pile(i, "discard pile", sb.discard, sc.discard);
-    pile(i, "set of cards returned from the Homeland this turn", sb.not_playable_this_turn,
-         sc.not_playable_this_turn);
-    pile(i, "Turncoat offer", sb.turncoat_offer, sc.turncoat_offer);
+    pile(i, "set of cards returned from the Homeland this turn", sb.this_turn.not_playable,
+         sc.this_turn.not_playable);
+    pile(i, "Turncoat offer", sb.this_turn.turncoat_offer, sc.this_turn.turncoat_offer);
     held(i, "Homeland", sb.homeland, sc.homeland);
     held(i, "Gambits in play", sb.gambits_in_play, sc.gambits_in_play);
-    count(i, sb.drawn_this_turn, sc.drawn_this_turn, "{} has drawn {} cards this turn instead of {}");
-    flag(i, sb.foraged_this_turn, sc.foraged_this_turn, "foraged");
-    flag(i, sb.returned_this_turn, sc.returned_this_turn, "returned a card from the Homeland");
-    flag(i, sb.gambit_stocked_this_turn, sc.gambit_stocked_this_turn, "stocked a Gambit");
-    flag(i, sb.mustered_this_turn, sc.mustered_this_turn, "taken its Muster Phase");
-    flag(i, sb.provisions_paid_this_turn, sc.provisions_paid_this_turn, "paid its Provisions");
-    flag(i, sb.acted_this_part, sc.acted_this_part, "acted in this part", false);
+    count(i, sb.this_turn.drawn, sc.this_turn.drawn, "{} has drawn {} cards this turn instead of {}");
+    flag(i, sb.this_turn.foraged, sc.this_turn.foraged, "foraged");
+    flag(i, sb.this_turn.returned, sc.this_turn.returned, "returned a card from the Homeland");
+    flag(i, sb.this_turn.gambit_stocked, sc.this_turn.gambit_stocked, "stocked a Gambit");
+    flag(i, sb.this_turn.mustered, sc.this_turn.mustered, "taken its Muster Phase");
+    flag(i, sb.this_turn.provisions_paid, sc.this_turn.provisions_paid, "paid its Provisions");
+    flag(i, sb.this_part.acted, sc.this_part.acted, "acted in this part", false);
     count(i, sb.local_favor_until_turn, sc.local_favor_until_turn,
           "{}'s Local Favor lasts to turn {} instead of {} (0: none)");
     count(i, sb.cards_owed_discard, sc.cards_owed_discard, "{} owes {} discards instead of {}");
-    count(i, sb.recovery_spent, sc.recovery_spent,
+    count(i, sb.this_turn.recovery_spent, sc.this_turn.recovery_spent,
           "{} has spent {} Provisions recovering Lost Troops this turn instead of {}");
-    count(i, sb.fled_this_part, sc.fled_this_part, "{} has had {} Troops flee this part instead of {}");
-    count(i, sb.turncoat_draws, sc.turncoat_draws, "{} may draw {} more cards under Turncoat instead of {}");
+    count(i, sb.this_part.fled, sc.this_part.fled, "{} has had {} Troops flee this part instead of {}");
+    count(i, sb.this_turn.turncoat_draws, sc.this_turn.turncoat_draws, "{} may draw {} more cards under Turncoat instead of {}");
     if (sb.rabble_side != sc.rabble_side) {
       player(i);
       say(fmt::format("{}'s token is on its {} side instead of its {} side", who(i), sc.rabble_side ? "Rabble" : "Rebel",
                       sb.rabble_side ? "Rabble" : "Rebel"));
     }
-    if (sb.wages_due != sc.wages_due) {
+    if (sb.this_turn.wages_due != sc.this_turn.wages_due) {
       auto wages = [](const std::vector<core::WageDue>& v) {
         std::string out;
         for (const auto& w : v) out += fmt::format("{}the {} from {}", out.empty() ? "" : ", ", w.card, core::to_string(w.space));
         return out.empty() ? std::string("nothing") : out;
       };
       player(i);
-      say(fmt::format("{} owes Troop Wages for {} instead of {}", who(i), wages(sc.wages_due), wages(sb.wages_due)));
+      say(fmt::format("{} owes Troop Wages for {} instead of {}", who(i), wages(sc.this_turn.wages_due), wages(sb.this_turn.wages_due)));
     }
   }
 
@@ -302,44 +302,44 @@ class Teller {
   }
 
   void warfare() {
-    if (c_.charge_declared != b_.charge_declared || c_.charger != b_.charger) {
+    if (c_.this_turn.charge_declared != b_.this_turn.charge_declared || c_.this_turn.charger != b_.this_turn.charger) {
       auto by = [this](const GameState& s) {
-        return s.charge_declared ? fmt::format("{} has declared the Charge", seat_words(s, s.charger))
+        return s.this_turn.charge_declared ? fmt::format("{} has declared the Charge", seat_words(s, s.this_turn.charger))
                                  : std::string("no Charge is declared");
       };
       say(fmt::format("{} (under the base: {})", by(c_), by(b_)));
     }
-    if (c_.charge_declined != b_.charge_declined) {
-      say(c_.charge_declined ? "the Charge is declined, which under the base it is not"
+    if (c_.this_turn.charge_declined != b_.this_turn.charge_declined) {
+      say(c_.this_turn.charge_declined ? "the Charge is declined, which under the base it is not"
                              : "the Charge is not declined, which under the base it is");
     }
-    if (c_.shotte_seats.size() != b_.shotte_seats.size()) {
-      say(fmt::format("{} Shotte volleys have been fired this Subphase instead of {}", c_.shotte_seats.size(),
-                      b_.shotte_seats.size()));
+    if (c_.this_turn.shotte_seats.size() != b_.this_turn.shotte_seats.size()) {
+      say(fmt::format("{} Shotte volleys have been fired this Subphase instead of {}", c_.this_turn.shotte_seats.size(),
+                      b_.this_turn.shotte_seats.size()));
     }
-    if (c_.shotte_alternation_broken != b_.shotte_alternation_broken) {
-      say(c_.shotte_alternation_broken
+    if (c_.this_turn.shotte_alternation_broken != b_.this_turn.shotte_alternation_broken) {
+      say(c_.this_turn.shotte_alternation_broken
               ? "a player has fired Shotte twice running while the other could fire, which under the base none has"
               : "no player has fired Shotte twice running, which under the base one has");
     }
-    if (c_.last_combat_morale != b_.last_combat_morale) {
-      note(fmt::format("the last combat was fought at Morale {} instead of {}", c_.last_combat_morale,
-                       b_.last_combat_morale));
+    if (c_.this_charge.last_combat_morale != b_.this_charge.last_combat_morale) {
+      note(fmt::format("the last combat was fought at Morale {} instead of {}", c_.this_charge.last_combat_morale,
+                       b_.this_charge.last_combat_morale));
     }
-    if (c_.vacated_this_charge.size() != b_.vacated_this_charge.size()) {
+    if (c_.this_charge.vacated.size() != b_.this_charge.vacated.size()) {
       note(fmt::format("{} spaces have been emptied by a defeat this Charge instead of {}",
-                       c_.vacated_this_charge.size(), b_.vacated_this_charge.size()));
+                       c_.this_charge.vacated.size(), b_.this_charge.vacated.size()));
     }
-    if (c_.defenders_struck.size() != b_.defenders_struck.size()) {
-      note(fmt::format("{} defenders have struck back this Charge instead of {}", c_.defenders_struck.size(),
-                       b_.defenders_struck.size()));
+    if (c_.this_charge.defenders_struck.size() != b_.this_charge.defenders_struck.size()) {
+      note(fmt::format("{} defenders have struck back this Charge instead of {}", c_.this_charge.defenders_struck.size(),
+                       b_.this_charge.defenders_struck.size()));
     }
-    if (c_.defeated_this_turn != b_.defeated_this_turn) {
-      note(fmt::format("{} Troops have been defeated this turn instead of {}", c_.defeated_this_turn.size(),
-                       b_.defeated_this_turn.size()));
+    if (c_.this_turn.defeated != b_.this_turn.defeated) {
+      note(fmt::format("{} Troops have been defeated this turn instead of {}", c_.this_turn.defeated.size(),
+                       b_.this_turn.defeated.size()));
     }
-    if (c_.fled_this_turn != b_.fled_this_turn) {
-      note(fmt::format("{} Troops have fled this turn instead of {}", c_.fled_this_turn.size(), b_.fled_this_turn.size()));
+    if (c_.this_turn.fled != b_.this_turn.fled) {
+      note(fmt::format("{} Troops have fled this turn instead of {}", c_.this_turn.fled.size(), b_.this_turn.fled.size()));
     }
   }
 
@@ -355,8 +355,8 @@ class Teller {
       };
       say(fmt::format("{} instead of: {}", result(c_), result(b_)));
     }
-    if (c_.win_checked_this_turn != b_.win_checked_this_turn) {
-      note(c_.win_checked_this_turn ? "the win has been checked this turn, which under the base it has not"
+    if (c_.this_turn.win_checked != b_.this_turn.win_checked) {
+      note(c_.this_turn.win_checked ? "the win has been checked this turn, which under the base it has not"
                                     : "the win has not been checked this turn, which under the base it has");
     }
     if (c_.winner == b_.winner && c_.victory == b_.victory) {

@@ -169,12 +169,12 @@ core::GameState view_of(const core::GameState& state, Perspective who, const cor
     if (hidden(Zone::OrdersDeck)) hide(seat.orders);
     if (hidden(Zone::Hand)) {
       hide(seat.hand);
-      hide(seat.not_playable_this_turn);
+      hide(seat.this_turn.not_playable);
     }
     if (hidden(Zone::Homeland)) hide(seat.homeland);
     if (hidden(Zone::GambitsInPlay)) hide(seat.gambits_in_play);
     if (hidden(Zone::Discard)) hide(seat.discard);
-    if (hidden(Zone::TurncoatOffer)) hide(seat.turncoat_offer);
+    if (hidden(Zone::TurncoatOffer)) hide(seat.this_turn.turncoat_offer);
   }
   return out;
 }

@@ -95,7 +95,7 @@ TEST(AttritionStep1_RecoverLost, PayingThreeReturnsItToTheVanguard) {
   EXPECT_FALSE(s.at(sq("a1")).has_value());
   ASSERT_TRUE(s.at(sq("b1")).has_value());
   EXPECT_FALSE(s.at(sq("b1"))->has(core::kTroopLost));
-  EXPECT_EQ(s.seats[kAna].recovery_spent, 3);
+  EXPECT_EQ(s.seats[kAna].this_turn.recovery_spent, 3);
   // Supply 4, 3 spent on recovery: the Lancer (2) is left unpaid.
   b.pay(kAna, {}, {{sq("b1"), "Ironclaw Lancer"}});
   expect_clean(b.fold());
@@ -119,7 +119,7 @@ TEST(AttritionStep1_RecoverLost, ReshufflingReturnsItToTheDeck) {
   expect_clean(f);
   EXPECT_FALSE(f.state.at(sq("a1")).has_value());
   EXPECT_EQ(count(f.state.seats[kAna].deck, "Ironclaw Lancer"), in_deck + 1);
-  EXPECT_EQ(f.state.seats[kAna].recovery_spent, 0);
+  EXPECT_EQ(f.state.seats[kAna].this_turn.recovery_spent, 0);
 }
 
 TEST(AttritionStep1_RecoverLost, ALostBurrowedTroopCostsNothingAndReturnsUnBurrowed) {
@@ -129,7 +129,7 @@ TEST(AttritionStep1_RecoverLost, ALostBurrowedTroopCostsNothingAndReturnsUnBurro
   b.act(kBo, core::TroopLost{sq("c2")});
   b.attrition(kAna).pay_all(kAna).attrition(kBo).act(kBo, LostTroopRecovered{sq("c2"), Recovery::Pay, sq("d2")});
   const auto s = b.state();
-  EXPECT_EQ(s.seats[kBo].recovery_spent, 0);
+  EXPECT_EQ(s.seats[kBo].this_turn.recovery_spent, 0);
   ASSERT_TRUE(s.at(sq("d2")).has_value());
   EXPECT_FALSE(s.at(sq("d2"))->has(core::kTroopBurrowed));
   EXPECT_FALSE(s.at(sq("d2"))->has(core::kTroopLost));

@@ -291,7 +291,7 @@ TEST(DeckConstruction_AllegianceRule, ASplashedHirelingCostsItsPrintedCost) {
   const auto f = b.fold();
   expect_none(f, "ATT-3.supply");
   EXPECT_EQ(core::provision_cost(f.state, 0, sample_catalog(), b.rules()), 4);
-  EXPECT_TRUE(f.state.seats[0].provisions_paid_this_turn);
+  EXPECT_TRUE(f.state.seats[0].this_turn.provisions_paid);
 }
 
 // --- Turncoat (parked) ---------------------------------------------------------

@@ -89,8 +89,8 @@ TEST(HostileFold, AChargeByNoSeatChargesNothing) {
   b.phase(core::Phase::Muster, 0).phase(core::Phase::Muster, 1).phase(core::Phase::Warfare, 0);
   b.act(5, core::ChargeDeclared{});
   const auto f = fold_events(b.events());
-  EXPECT_EQ(f.state.charger, core::kNoSeat);
-  EXPECT_FALSE(f.state.charge_declared);
+  EXPECT_EQ(f.state.this_turn.charger, core::kNoSeat);
+  EXPECT_FALSE(f.state.this_turn.charge_declared);
   EXPECT_EQ(core::check_invariants(f.state), "");
   EXPECT_FALSE(f.of("LOG.actor").empty()) << f.all();
 }
@@ -102,8 +102,8 @@ TEST(HostileFold, AChargeByTheLeaderIsDeclared) {
   b.phase(core::Phase::Muster, 0).phase(core::Phase::Muster, 1).phase(core::Phase::Warfare, 0);
   b.act(0, core::ChargeDeclared{});
   const auto f = fold_events(b.events());
-  EXPECT_EQ(f.state.charger, 0);
-  EXPECT_TRUE(f.state.charge_declared);
+  EXPECT_EQ(f.state.this_turn.charger, 0);
+  EXPECT_TRUE(f.state.this_turn.charge_declared);
   EXPECT_TRUE(f.of("LOG.actor").empty()) << f.all();
 }
 

@@ -206,8 +206,8 @@ TEST(WarfareB_ChargeSubphase, TheLeaderChargesAndCombatDealsVigor) {
   b.act(kAna, charge()).act(kAna, duel("a1", 3, "a2", 2));
   const auto f = b.fold();
   expect_clean(f);
-  EXPECT_TRUE(f.state.charge_declared);
-  EXPECT_EQ(f.state.charger, kAna);
+  EXPECT_TRUE(f.state.this_turn.charge_declared);
+  EXPECT_EQ(f.state.this_turn.charger, kAna);
   EXPECT_FALSE(f.state.at(sq("a2")).has_value());
   EXPECT_EQ(count(f.state.seats[kBo].discard, "Paw Militia"), 1);
   EXPECT_EQ(f.state.at(sq("a1"))->damage, 2);
@@ -230,7 +230,7 @@ TEST(WarfareB_ChargeOnce, OneDecisionIsClean) {
   b.act(kAna, core::ChargeDeclined{});
   const auto f = b.fold();
   expect_none(f, "WAR-B.once");
-  EXPECT_TRUE(f.state.charge_declined);
+  EXPECT_TRUE(f.state.this_turn.charge_declined);
 }
 
 TEST(WarfareB_ChargeOnce, ChargingThenDecliningIsAViolation) {
@@ -260,14 +260,14 @@ TEST(WarfareB_Burrow, ABurrowedTroopUnBurrowsAndChargesForTheTrailingPlayer) {
   b.act(kBo, duel("a2", 3, "a1", 3));
   const auto f = b.fold();
   expect_clean(f);
-  EXPECT_EQ(f.state.charger, kBo);
+  EXPECT_EQ(f.state.this_turn.charger, kBo);
   // Both reach 0 Vitality together: both are defeated.
   EXPECT_FALSE(f.state.at(sq("a1")).has_value());
   EXPECT_FALSE(f.state.at(sq("a2")).has_value());
   // Troop Wages: destroyed the turn it un-Burrowed, it is still provisioned.
-  ASSERT_EQ(f.state.seats[kBo].wages_due.size(), 1u);
-  EXPECT_EQ(f.state.seats[kBo].wages_due[0].card, "Weald Burrower");
-  EXPECT_TRUE(f.state.seats[kBo].wages_due[0].unburrowed);
+  ASSERT_EQ(f.state.seats[kBo].this_turn.wages_due.size(), 1u);
+  EXPECT_EQ(f.state.seats[kBo].this_turn.wages_due[0].card, "Weald Burrower");
+  EXPECT_TRUE(f.state.seats[kBo].this_turn.wages_due[0].unburrowed);
 }
 
 TEST(WarfareB_Burrow, ABurrowChargeFromATroopNotBurrowedIsAViolation) {
@@ -628,13 +628,13 @@ Battle wages_owed() {
 TEST(WarfareWages, ATroopDestroyedTheTurnItWasMusteredIsStillProvisioned) {
   auto b = wages_owed();
   const auto before = b.state();
-  ASSERT_EQ(before.seats[kBo].wages_due.size(), 1u);
-  EXPECT_EQ(before.seats[kBo].wages_due[0].space, sq("b2"));
+  ASSERT_EQ(before.seats[kBo].this_turn.wages_due.size(), 1u);
+  EXPECT_EQ(before.seats[kBo].this_turn.wages_due[0].space, sq("b2"));
   EXPECT_EQ(core::provision_cost(before, kBo, testing::sample_catalog(), b.rules()), 1 + 1);
   b.pay_all(kBo);
   const auto f = b.fold();
   expect_clean(f);
-  EXPECT_TRUE(f.state.seats[kBo].wages_due.empty());
+  EXPECT_TRUE(f.state.seats[kBo].this_turn.wages_due.empty());
 }
 
 TEST(WarfareWages, LeavingTheWageOutIsAViolation) {

@@ -96,24 +96,24 @@ core::GameState rich_state() {
     p.orders = {{"March Order", 5}};
     p.hand = {{"Supply Wagon", 2}};
     p.discard = {{"Drill Orders", 1}, {"", 4}};
-    p.not_playable_this_turn = {{"Mill Gambit", 1}};
+    p.this_turn.not_playable = {{"Mill Gambit", 1}};
     p.homeland = {{"Supply Wagon", 2}, {"Grain Cart", 3}};
     p.gambits_in_play = {{"Ford Gambit", 6}};
-    p.drawn_this_turn = 7;
-    p.foraged_this_turn = true;
-    p.returned_this_turn = true;
-    p.gambit_stocked_this_turn = true;
-    p.mustered_this_turn = true;
+    p.this_turn.drawn = 7;
+    p.this_turn.foraged = true;
+    p.this_turn.returned = true;
+    p.this_turn.gambit_stocked = true;
+    p.this_turn.mustered = true;
     p.local_favor_until_turn = 9;
     p.cards_owed_discard = 2;
-    p.acted_this_part = true;
-    p.recovery_spent = 3;
-    p.provisions_paid_this_turn = true;
-    p.fled_this_part = 1;
+    p.this_part.acted = true;
+    p.this_turn.recovery_spent = 3;
+    p.this_turn.provisions_paid = true;
+    p.this_part.fled = 1;
     p.rabble_side = true;
-    p.wages_due = {{"Paw Militia", Space{1, 2}, true}, {"Talon Sergeant", Space{}, false}};
-    p.turncoat_offer = {{"Claw Musketeer", 1}};
-    p.turncoat_draws = 2;
+    p.this_turn.wages_due = {{"Paw Militia", Space{1, 2}, true}, {"Talon Sergeant", Space{}, false}};
+    p.this_turn.turncoat_offer = {{"Claw Musketeer", 1}};
+    p.this_turn.turncoat_draws = 2;
   }
   s.territories = {{"Old Mill", Space{1, 1}, 2, 0}, {"Ford", Space{2, 2}, 0, kNoSeat, true}};
   s.next_seq = 1'000'001;
@@ -122,17 +122,17 @@ core::GameState rich_state() {
   s.active = 1;
   s.leader = 0;
   s.part = 5;
-  s.charge_declared = true;
-  s.charge_declined = true;
-  s.charger = 1;
-  s.last_combat_morale = 4;
-  s.shotte_seats = {0, 1, 1};
-  s.vacated_this_charge = {Space{0, 0}};
-  s.fled_this_turn = {Space{1, 0}, Space{2, 3}};
-  s.defeated_this_turn = {Space{2, 1}};
-  s.defenders_struck = {Space{0, 3}};
-  s.shotte_alternation_broken = true;
-  s.win_checked_this_turn = true;
+  s.this_turn.charge_declared = true;
+  s.this_turn.charge_declined = true;
+  s.this_turn.charger = 1;
+  s.this_charge.last_combat_morale = 4;
+  s.this_turn.shotte_seats = {0, 1, 1};
+  s.this_charge.vacated = {Space{0, 0}};
+  s.this_turn.fled = {Space{1, 0}, Space{2, 3}};
+  s.this_turn.defeated = {Space{2, 1}};
+  s.this_charge.defenders_struck = {Space{0, 3}};
+  s.this_turn.shotte_alternation_broken = true;
+  s.this_turn.win_checked = true;
   s.final_turn = 18;
   s.placed_this_turn = {core::PlacedBeneath{"Ironclaw Lancer", Space{1, 1}, 1, 2, true, 41}};
   s.winner = 1;
@@ -174,25 +174,25 @@ TEST(SnapshotCodec, EachFieldChangedAloneComesBack) {
       {"orders", [](GameState& s) { ++s.seats[1].orders["Pile"]; }},
       {"hand", [](GameState& s) { ++s.seats[1].hand["Pile"]; }},
       {"discard", [](GameState& s) { ++s.seats[1].discard["Pile"]; }},
-      {"not playable", [](GameState& s) { ++s.seats[1].not_playable_this_turn["Pile"]; }},
+      {"not playable", [](GameState& s) { ++s.seats[1].this_turn.not_playable["Pile"]; }},
       {"homeland", [](GameState& s) { s.seats[1].homeland.push_back({"Held", 1}); }},
       {"gambits", [](GameState& s) { s.seats[1].gambits_in_play.push_back({"Held", 1}); }},
-      {"drawn", [](GameState& s) { ++s.seats[1].drawn_this_turn; }},
-      {"foraged", [](GameState& s) { s.seats[1].foraged_this_turn = !s.seats[1].foraged_this_turn; }},
-      {"returned", [](GameState& s) { s.seats[1].returned_this_turn = !s.seats[1].returned_this_turn; }},
-      {"gambit stocked", [](GameState& s) { s.seats[1].gambit_stocked_this_turn = !s.seats[1].gambit_stocked_this_turn; }},
-      {"mustered", [](GameState& s) { s.seats[1].mustered_this_turn = !s.seats[1].mustered_this_turn; }},
+      {"drawn", [](GameState& s) { ++s.seats[1].this_turn.drawn; }},
+      {"foraged", [](GameState& s) { s.seats[1].this_turn.foraged = !s.seats[1].this_turn.foraged; }},
+      {"returned", [](GameState& s) { s.seats[1].this_turn.returned = !s.seats[1].this_turn.returned; }},
+      {"gambit stocked", [](GameState& s) { s.seats[1].this_turn.gambit_stocked = !s.seats[1].this_turn.gambit_stocked; }},
+      {"mustered", [](GameState& s) { s.seats[1].this_turn.mustered = !s.seats[1].this_turn.mustered; }},
       {"local favor", [](GameState& s) { ++s.seats[1].local_favor_until_turn; }},
       {"owed discard", [](GameState& s) { ++s.seats[1].cards_owed_discard; }},
-      {"acted", [](GameState& s) { s.seats[1].acted_this_part = !s.seats[1].acted_this_part; }},
-      {"recovery", [](GameState& s) { ++s.seats[1].recovery_spent; }},
-      {"paid", [](GameState& s) { s.seats[1].provisions_paid_this_turn = !s.seats[1].provisions_paid_this_turn; }},
-      {"fled part", [](GameState& s) { ++s.seats[1].fled_this_part; }},
+      {"acted", [](GameState& s) { s.seats[1].this_part.acted = !s.seats[1].this_part.acted; }},
+      {"recovery", [](GameState& s) { ++s.seats[1].this_turn.recovery_spent; }},
+      {"paid", [](GameState& s) { s.seats[1].this_turn.provisions_paid = !s.seats[1].this_turn.provisions_paid; }},
+      {"fled part", [](GameState& s) { ++s.seats[1].this_part.fled; }},
       {"rabble", [](GameState& s) { s.seats[1].rabble_side = !s.seats[1].rabble_side; }},
-      {"wages", [](GameState& s) { s.seats[1].wages_due.push_back({"W", Space{0, 1}, false}); }},
-      {"wage unburrowed", [](GameState& s) { s.seats[1].wages_due.push_back({"", Space{}, true}); }},
-      {"turncoat offer", [](GameState& s) { ++s.seats[1].turncoat_offer["Pile"]; }},
-      {"turncoat draws", [](GameState& s) { ++s.seats[1].turncoat_draws; }},
+      {"wages", [](GameState& s) { s.seats[1].this_turn.wages_due.push_back({"W", Space{0, 1}, false}); }},
+      {"wage unburrowed", [](GameState& s) { s.seats[1].this_turn.wages_due.push_back({"", Space{}, true}); }},
+      {"turncoat offer", [](GameState& s) { ++s.seats[1].this_turn.turncoat_offer["Pile"]; }},
+      {"turncoat draws", [](GameState& s) { ++s.seats[1].this_turn.turncoat_draws; }},
       {"territories", [](GameState& s) { s.territories.push_back({"T", Space{0, 0}, 0, kNoSeat}); }},
       {"beneath", [](GameState& s) { s.territories.push_back({"", Space{}, 1, kNoSeat}); }},
       {"controller", [](GameState& s) { s.territories.push_back({"", Space{}, 0, 1}); }},
@@ -203,17 +203,17 @@ TEST(SnapshotCodec, EachFieldChangedAloneComesBack) {
       {"active", [](GameState& s) { s.active = s.active == 0 ? 1 : 0; }},
       {"leader", [](GameState& s) { s.leader = s.leader == 0 ? 1 : 0; }},
       {"part", [](GameState& s) { ++s.part; }},
-      {"charge declared", [](GameState& s) { s.charge_declared = !s.charge_declared; }},
-      {"charge declined", [](GameState& s) { s.charge_declined = !s.charge_declined; }},
-      {"charger", [](GameState& s) { s.charger = s.charger == 0 ? 1 : 0; }},
-      {"last combat morale", [](GameState& s) { ++s.last_combat_morale; }},
-      {"shotte seats", [](GameState& s) { s.shotte_seats.push_back(1); }},
-      {"vacated", [](GameState& s) { s.vacated_this_charge.push_back(Space{4, 4}); }},
-      {"fled turn", [](GameState& s) { s.fled_this_turn.push_back(Space{4, 4}); }},
-      {"defeated", [](GameState& s) { s.defeated_this_turn.push_back(Space{4, 4}); }},
-      {"defenders struck", [](GameState& s) { s.defenders_struck.push_back(Space{4, 4}); }},
-      {"alternation", [](GameState& s) { s.shotte_alternation_broken = !s.shotte_alternation_broken; }},
-      {"win checked", [](GameState& s) { s.win_checked_this_turn = !s.win_checked_this_turn; }},
+      {"charge declared", [](GameState& s) { s.this_turn.charge_declared = !s.this_turn.charge_declared; }},
+      {"charge declined", [](GameState& s) { s.this_turn.charge_declined = !s.this_turn.charge_declined; }},
+      {"charger", [](GameState& s) { s.this_turn.charger = s.this_turn.charger == 0 ? 1 : 0; }},
+      {"last combat morale", [](GameState& s) { ++s.this_charge.last_combat_morale; }},
+      {"shotte seats", [](GameState& s) { s.this_turn.shotte_seats.push_back(1); }},
+      {"vacated", [](GameState& s) { s.this_charge.vacated.push_back(Space{4, 4}); }},
+      {"fled turn", [](GameState& s) { s.this_turn.fled.push_back(Space{4, 4}); }},
+      {"defeated", [](GameState& s) { s.this_turn.defeated.push_back(Space{4, 4}); }},
+      {"defenders struck", [](GameState& s) { s.this_charge.defenders_struck.push_back(Space{4, 4}); }},
+      {"alternation", [](GameState& s) { s.this_turn.shotte_alternation_broken = !s.this_turn.shotte_alternation_broken; }},
+      {"win checked", [](GameState& s) { s.this_turn.win_checked = !s.this_turn.win_checked; }},
       {"final turn", [](GameState& s) { ++s.final_turn; }},
       {"placed", [](GameState& s) { s.placed_this_turn.push_back(core::PlacedBeneath{"Paw Militia", Space{4, 4}, 0, 1, false, 7}); }},
       {"placement chosen", [](GameState& s) { if (!s.placed_this_turn.empty()) s.placed_this_turn[0].chosen = !s.placed_this_turn[0].chosen; }},

@@ -334,7 +334,7 @@ TEST_F(StaleSnapshot, AFlippedByteIsDiscardedAndRebuilt) {
 // header and a resealed checksum, written where the seek looks. Without the
 // user's key it has no MAC that holds, so no seek ever starts from it.
 TEST_F(StaleSnapshot, AForgedSnapshotWithoutAValidMacIsNeverUsed) {
-  const std::string lie = forged([](auto&, core::GameState& s) { s.seats[0].drawn_this_turn += 7; });
+  const std::string lie = forged([](auto&, core::GameState& s) { s.seats[0].this_turn.drawn += 7; });
   put_raw(lie);  // no MAC at all: the checksum's 32 bytes stand where the MAC goes
   expect_discarded(Archive::Mode::ReadOnly, "no MAC");
   std::string zero_mac = lie;
@@ -344,7 +344,7 @@ TEST_F(StaleSnapshot, AForgedSnapshotWithoutAValidMacIsNeverUsed) {
 }
 
 TEST_F(StaleSnapshot, ASnapshotMadeUnderAnotherLocalKeyIsNeverUsed) {
-  const std::string lie = forged([](auto&, core::GameState& s) { s.seats[1].drawn_this_turn += 3; });
+  const std::string lie = forged([](auto&, core::GameState& s) { s.seats[1].this_turn.drawn += 3; });
   const store::SnapshotBinding b = binding(open_ro(dir_), kSnap);
   {
     // Another user's warlog (another key) writing into this cache directory.
@@ -515,7 +515,7 @@ TEST_F(StaleSnapshot, AnEditedEventMakesTheSnapshotsFoldedThroughItUnusable) {
 // anything the user can) MACs a wrong state: a seek cannot tell it from a
 // right one without folding, which is what verify --snapshots does.
 TEST_F(StaleSnapshot, AWrongStateWithARightMacIsCaughtByVerifySnapshots) {
-  put(forged([](auto&, core::GameState& s) { s.seats[0].drawn_this_turn += 7; }));
+  put(forged([](auto&, core::GameState& s) { s.seats[0].this_turn.drawn += 7; }));
   Archive archive = open_ro(dir_);
   auto report = replay::check_snapshots(archive, id_, /*remove=*/true);
   ASSERT_TRUE(report) << report.error().message;

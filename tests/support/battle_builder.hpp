@@ -243,7 +243,7 @@ class Battle {
         out.push_back({s.space_of(i), slot->card});
       }
     }
-    for (const core::WageDue& w : s.seats[seat].wages_due) out.push_back({w.space, w.card});
+    for (const core::WageDue& w : s.seats[seat].this_turn.wages_due) out.push_back({w.space, w.card});
     return out;
   }
   [[nodiscard]] core::Seat derived_leader() const {

@@ -20,9 +20,9 @@ void attrition_move(const Step& st, const TroopMoved& m) {
                                                    "Morale) may",
                                                    st.player(st.ev.seat), st.player(s.leader)));
   }
-  if (st.ev.seat < kSeatCount && st.s.seats[st.ev.seat].provisions_paid_this_turn) {
+  if (st.ev.seat < kSeatCount && st.s.seats[st.ev.seat].this_turn.provisions_paid) {
     st.report(rule_id::kAttritionMove, "a Troop moves after Provision costs were paid: moves belong to step 1");
-  } else if (st.ev.seat < kSeatCount && st.s.seats[st.ev.seat].recovered_this_turn) {
+  } else if (st.ev.seat < kSeatCount && st.s.seats[st.ev.seat].this_turn.recovered) {
     // Step 1: "may move each Troop 1 space. Then any Lost Troops may be
     // recovered" (rulings R-051).
     st.report(rule_id::kAttritionMove, fmt::format("{} moves a Troop after recovering a Lost Troop: the moves of "
@@ -50,10 +50,10 @@ void on(const Step& st, const LostTroopRecovered& r) {
   if (!t->has(kTroopLost)) {
     st.report(rule_id::kRecoverLost, fmt::format("'{}' on {} is recovered but is not Lost", t->card, to_string(r.space)));
   }
-  if (seat->provisions_paid_this_turn) {
+  if (seat->this_turn.provisions_paid) {
     st.report(rule_id::kRecoverLost, "a Troop is recovered after Provision costs were paid: recovery is step 1");
   }
-  seat->recovered_this_turn = true;
+  seat->this_turn.recovered = true;
   Troop troop = *t;
   const bool burrowed = troop.has(kTroopBurrowed);
   troop.flags &= static_cast<std::uint16_t>(~(kTroopLost | kTroopBurrowed | kTroopUnprovisioned));
@@ -63,7 +63,7 @@ void on(const Step& st, const LostTroopRecovered& r) {
     return;
   }
   // A Lost Burrowed Troop costs 0 and returns un-Burrowed.
-  seat->recovery_spent += burrowed ? 0 : st.ctx.rules.recovery_cost;
+  seat->this_turn.recovery_spent += burrowed ? 0 : st.ctx.rules.recovery_cost;
   if (burrowed) troop.unburrowed_turn = s.turn;
   if (!st.on_grid(r.to, "recovery space")) return;
   if (!(r.to == r.space) &&
@@ -86,8 +86,8 @@ void on(const Step& st, const LostTroopRecovered& r) {
 // --- 2. Check Win Condition --------------------------------------------------
 void check_supremacy(const Step& st) {
   GameState& s = st.s;
-  if (s.win_checked_this_turn || s.decided_at || s.leader >= kSeatCount || s.territories.empty()) return;
-  s.win_checked_this_turn = true;
+  if (s.this_turn.win_checked || s.decided_at || s.leader >= kSeatCount || s.territories.empty()) return;
+  s.this_turn.win_checked = true;
   for (const TerritoryState& t : s.territories) {
     if (territory_controller(s, t, st.ctx.catalog, st.ctx.rules) != s.leader) return;
   }
@@ -122,10 +122,10 @@ void on(const Step& st, const ProvisionsPaid& p) {
   SeatState* seat = st.actor();
   if (seat == nullptr) return;
   if (st.ev.seat == s.leader) check_supremacy(st);
-  if (seat->provisions_paid_this_turn) {
+  if (seat->this_turn.provisions_paid) {
     st.report(rule_id::kProvisionListed, fmt::format("{} pays Provision costs a second time this turn", seat->player));
   }
-  seat->provisions_paid_this_turn = true;
+  seat->this_turn.provisions_paid = true;
   const Catalog& catalog = st.ctx.catalog;
   const Ruleset& rules = st.ctx.rules;
 
@@ -142,7 +142,7 @@ void on(const Step& st, const ProvisionsPaid& p) {
     const Card* c = catalog.find(g.card);
     if (c != nullptr) due.push_back(Due{PaidItem{Space{}, g.card}, g.card, card_cost(*c, seat->allegiance, rules), 0});
   }
-  for (const WageDue& w : seat->wages_due) {
+  for (const WageDue& w : seat->this_turn.wages_due) {
     const Card* c = catalog.find(w.card);
     if (c != nullptr) {
       due.push_back(Due{PaidItem{w.space, w.card}, w.card, card_cost(*c, seat->allegiance, rules), w.unburrowed ? 1 : 2});
@@ -177,7 +177,7 @@ void on(const Step& st, const ProvisionsPaid& p) {
   }
 
   // Cost of what was paid against the supply left after recovery.
-  const int supply = provision_supply(s, st.ev.seat, catalog, rules) - seat->recovery_spent;
+  const int supply = provision_supply(s, st.ev.seat, catalog, rules) - seat->this_turn.recovery_spent;
   int paid = 0;
   std::string surcharged;
   for (const Due& d : due) {
@@ -231,7 +231,7 @@ void on(const Step& st, const ProvisionsPaid& p) {
       if (slot && slot->owner == st.ev.seat && is_troop(*slot, catalog)) slot->flags |= kTroopUnprovisioned;
     }
   }
-  seat->wages_due.clear();
+  seat->this_turn.wages_due.clear();
 }
 
 void on(const Step& st, const CardsDiscarded& d) {
@@ -261,13 +261,13 @@ void on(const Step& st, const TerritoryControlTaken& c) {
 }
 
 void on(const Step& st, const TroopFled& f) {
-  if (std::find(st.s.fled_this_turn.begin(), st.s.fled_this_turn.end(), f.space) != st.s.fled_this_turn.end()) return;
+  if (std::find(st.s.this_turn.fled.begin(), st.s.this_turn.fled.end(), f.space) != st.s.this_turn.fled.end()) return;
   Troop* t = st.troop_at(f.space);
   if (t == nullptr) return;
   SeatState& seat = st.s.seats[t->owner];
   // WIP — running out of cards: a Troop flees for each card not drawn.
   if (st.ctx.rules.empty_deck_penalty && st.s.phase == Phase::Muster && seat.deck.empty()) {
-    ++seat.fled_this_part;
+    ++seat.this_part.fled;
     flee(st, f.space);
     return;
   }

@@ -139,33 +139,10 @@ void on(const Step& st, const TurnStarted&) {
   s.turn = st.ev.turn;
   s.phase = Phase::Muster;
   s.part = 0;
-  s.morale_checked = false;
   s.active = kNoSeat;
-  s.charge_declared = false;
-  s.charge_declined = false;
-  s.charger = kNoSeat;
-  s.last_combat_morale = -1;
-  s.shotte_seats.clear();
-  s.shotte_alternation_broken = false;
-  s.vacated_this_charge.clear();
-  s.fled_this_turn.clear();
-  s.defeated_this_turn.clear();
-  s.defenders_struck.clear();
-  s.win_checked_this_turn = false;
-  for (SeatState& seat : s.seats) {
-    seat.drawn_this_turn = 0;
-    seat.foraged_this_turn = false;
-    seat.returned_this_turn = false;
-    seat.gambit_stocked_this_turn = false;
-    seat.mustered_this_turn = false;
-    seat.not_playable_this_turn.clear();
-    seat.recovery_spent = 0;
-    seat.provisions_paid_this_turn = false;
-    seat.wages_due.clear();
-    seat.turncoat_offer.clear();
-    seat.turncoat_draws = 0;
-    seat.recovered_this_turn = false;
-  }
+  s.this_turn = {};
+  s.this_charge = {};
+  for (SeatState& seat : s.seats) seat.this_turn = {};
 }
 
 void on(const Step& st, const MoraleChecked& m) {
@@ -190,10 +167,10 @@ void on(const Step& st, const MoraleChecked& m) {
   }
   if (s.part != 0) {
     st.report(rule_id::kLogOrder, fmt::format("turn {}'s Morale Check comes after its first phase began", s.turn));
-  } else if (s.morale_checked) {
+  } else if (s.this_turn.morale_checked) {
     st.report(rule_id::kLogOrder, fmt::format("a second Morale Check in turn {}", s.turn));
   }
-  s.morale_checked = true;
+  s.this_turn.morale_checked = true;
   // By default the recorded leader is followed: the Morale Check page is
   // unpublished, so disagreeing with the log here must not cascade into
   // written-rule findings (rulings R-004). leader_from_morale lets it.
@@ -216,7 +193,7 @@ void on(const Step& st, const PhaseStarted&) {
   if (s.leader == kNoSeat) {
     st.report(rule_id::kLogOrder, fmt::format("the {} phase starts before any Morale Check", to_string(phase)));
     s.leader = seat;
-  } else if (!s.morale_checked && s.turn > 0) {
+  } else if (!s.this_turn.morale_checked && s.turn > 0) {
     // Each turn opens with its Morale Check (Attrition Phase › End of Turn:
     // play moves to the next turn's Morale Check); once per turn reported,
     // and last turn's leader is kept.
@@ -224,7 +201,7 @@ void on(const Step& st, const PhaseStarted&) {
                                               "Leading in Morale",
                                               s.turn, to_string(phase), st.player(s.leader)));
   }
-  s.morale_checked = true;
+  s.this_turn.morale_checked = true;
   std::uint8_t found = 0;
   for (std::uint8_t i = 0; i < std::size(kParts); ++i) {
     const Seat expected = kParts[i].leader ? s.leader : other_seat(s.leader);
@@ -250,8 +227,7 @@ void on(const Step& st, const PhaseStarted&) {
   s.phase = phase;
   s.active = seat;
   s.part_started = st.ev.seq;
-  s.seats[seat].acted_this_part = false;
-  s.seats[seat].fled_this_part = 0;
+  s.seats[seat].this_part = {};
   for (auto& slot : s.grid) {
     if (!slot) continue;
     slot->flags &= static_cast<std::uint16_t>(~(kTroopMovedThisPhase | kTroopShifted));
@@ -260,7 +236,7 @@ void on(const Step& st, const PhaseStarted&) {
       slot->flags &= static_cast<std::uint16_t>(~kTroopUnprovisioned);
     }
   }
-  if (phase == Phase::Muster) s.seats[seat].mustered_this_turn = true;
+  if (phase == Phase::Muster) s.seats[seat].this_turn.mustered = true;
 }
 
 void on(const Step& st, const GameEnded& g) {
@@ -319,10 +295,10 @@ void close_part(const Step& st) {
     const int want = st.ctx.rules.draw_per_turn;
     // Drawing fewer is no violation when the Army Deck ran out; the WIP
     // empty-deck rule decides what happens then.
-    if (seat.drawn_this_turn < want && !seat.deck.empty()) {
+    if (seat.this_turn.drawn < want && !seat.deck.empty()) {
       st.report_for(s.active, s.part_started, rule_id::kMusterDraw,
-                    fmt::format("{} drew {} card{} this turn, not {}", seat.player, seat.drawn_this_turn,
-                                seat.drawn_this_turn == 1 ? "" : "s", want));
+                    fmt::format("{} drew {} card{} this turn, not {}", seat.player, seat.this_turn.drawn,
+                                seat.this_turn.drawn == 1 ? "" : "s", want));
     }
     // Muster Phase › Movement: Troops are shifted as cards are played, so a
     // part with a shift plays a card (before or after it).
@@ -340,28 +316,28 @@ void close_part(const Step& st) {
                                 "cards are played",
                                 seat.player));
     }
-    if (st.ctx.rules.empty_deck_penalty && seat.deck.empty() && seat.drawn_this_turn < want) {
+    if (st.ctx.rules.empty_deck_penalty && seat.deck.empty() && seat.this_turn.drawn < want) {
       int troops = 0;
       for (const auto& slot : s.grid) troops += slot && slot->owner == s.active && is_troop(*slot, st.ctx.catalog);
-      const int owed = std::min(want - seat.drawn_this_turn, troops + seat.fled_this_part);
-      if (seat.fled_this_part < owed) {
-        const int missed = want - seat.drawn_this_turn;
+      const int owed = std::min(want - seat.this_turn.drawn, troops + seat.this_part.fled);
+      if (seat.this_part.fled < owed) {
+        const int missed = want - seat.this_turn.drawn;
         st.report_for(s.active, s.part_started, rule_id::kEmptyDeck,
                   fmt::format("{} could not draw {} card{}, so {} Troop{} must flee, but {} fled", seat.player, missed,
                               missed == 1 ? "" : "s", owed, owed == 1 ? "" : "s",
-                              seat.fled_this_part == 0 ? std::string("none") : fmt::format("only {}", seat.fled_this_part)));
+                              seat.this_part.fled == 0 ? std::string("none") : fmt::format("only {}", seat.this_part.fled)));
       }
     }
   }
   if (s.phase == Phase::Warfare) check_every_combat(st);
   if (s.phase == Phase::Attrition) {
     if (s.active == s.leader) check_supremacy(st);
-    bool owes = !seat.gambits_in_play.empty() || !seat.wages_due.empty();
+    bool owes = !seat.gambits_in_play.empty() || !seat.this_turn.wages_due.empty();
     for (const auto& slot : s.grid) {
       const Card* c = slot ? st.ctx.catalog.find(slot->card) : nullptr;
       owes = owes || (slot && slot->owner == s.active && c != nullptr && c->type == CardType::Troop);
     }
-    if (!seat.provisions_paid_this_turn && owes && !s.decided_at) {
+    if (!seat.this_turn.provisions_paid && owes && !s.decided_at) {
       st.report_for(s.active, s.part_started, rule_id::kProvisionListed,
                     fmt::format("{}'s Attrition Phase ends with no Provision costs paid", seat.player));
     }

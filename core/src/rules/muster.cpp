@@ -27,21 +27,21 @@ void on(const Step& st, const CardsDrawn& d) {
     const Card* c = st.card(name);
     if (c == nullptr) continue;
     if (st.take(seat->deck, name, "Army Deck")) add(seat->hand, name);
-    ++seat->drawn_this_turn;
+    ++seat->this_turn.drawn;
     // Deck Construction › Turncoat (parked): a draw of the opponent's
     // allegiance may be taken by the opponent; its drawer draws one more.
     // The offer is recorded even with the rule parked, so that an opponent
     // playing it is reported as the parked rule (DECK.turncoat), not as a
     // card out of nowhere.
     if (c->faction == st.s.seats[other_seat(st.ev.seat)].allegiance && c->faction != seat->allegiance) {
-      add(seat->turncoat_offer, name);
-      if (st.ctx.rules.turncoat) ++seat->turncoat_draws;
+      add(seat->this_turn.turncoat_offer, name);
+      if (st.ctx.rules.turncoat) ++seat->this_turn.turncoat_draws;
     }
   }
-  const int want = st.ctx.rules.draw_per_turn + seat->turncoat_draws;
-  if (seat->drawn_this_turn > want) {
+  const int want = st.ctx.rules.draw_per_turn + seat->this_turn.turncoat_draws;
+  if (seat->this_turn.drawn > want) {
     st.report(rule_id::kMusterDraw, fmt::format("{} drew {} card{} this turn, not {}", seat->player,
-                                                seat->drawn_this_turn, seat->drawn_this_turn == 1 ? "" : "s", want));
+                                                seat->this_turn.drawn, seat->this_turn.drawn == 1 ? "" : "s", want));
   }
 }
 
@@ -53,7 +53,7 @@ namespace {
 // Return or extra Gambit before the draws is out of order, unless the Army
 // Deck has run out.
 void check_drawn_first(const Step& st, const SeatState& seat, std::string_view action) {
-  if (seat.drawn_this_turn < st.ctx.rules.draw_per_turn && !seat.deck.empty()) {
+  if (seat.this_turn.drawn < st.ctx.rules.draw_per_turn && !seat.deck.empty()) {
     st.report(rule_id::kMusterSteps, fmt::format("{} {} before drawing {} cards: step a. draws first", seat.player,
                                                  action, st.ctx.rules.draw_per_turn));
   }
@@ -61,14 +61,14 @@ void check_drawn_first(const Step& st, const SeatState& seat, std::string_view a
 
 bool forage_or_return_allowed(const Step& st, SeatState& seat, std::string_view action) {
   check_drawn_first(st, seat, action);
-  if (seat.acted_this_part) {
+  if (seat.this_part.acted) {
     st.report(rule_id::kMusterSteps,
               fmt::format("{} {} after playing or moving: step a. comes first", seat.player, action));
   }
-  if (seat.foraged_this_turn || seat.returned_this_turn) {
+  if (seat.this_turn.foraged || seat.this_turn.returned) {
     st.report(rule_id::kMusterForageOrReturn,
               fmt::format("{} {} after already {} this turn", seat.player, action,
-                          seat.foraged_this_turn ? "Foraging" : "Returning a card"));
+                          seat.this_turn.foraged ? "Foraging" : "Returning a card"));
     return false;
   }
   return true;
@@ -81,10 +81,10 @@ void on(const Step& st, const Foraged& f) {
   if (seat == nullptr) return;
   if (st.in_phase(Phase::Muster, "Foraging")) (void)st.by_active("Foraging");
   (void)forage_or_return_allowed(st, *seat, "Forages");
-  seat->foraged_this_turn = true;
+  seat->this_turn.foraged = true;
   if (st.card(f.card) == nullptr) return;
   if (st.take(seat->hand, f.card, "hand")) seat->homeland.push_back(HeldCard{f.card, st.s.turn});
-  (void)seat->turncoat_offer.erase(f.card);
+  (void)seat->this_turn.turncoat_offer.erase(f.card);
 }
 
 void on(const Step& st, const ReturnedFromHomeland& r) {
@@ -92,13 +92,13 @@ void on(const Step& st, const ReturnedFromHomeland& r) {
   if (seat == nullptr) return;
   if (st.in_phase(Phase::Muster, "Returning a card")) (void)st.by_active("Returning a card");
   (void)forage_or_return_allowed(st, *seat, "Returns a card");
-  seat->returned_this_turn = true;
+  seat->this_turn.returned = true;
   if (st.card(r.card) == nullptr) return;
   for (auto it = seat->homeland.begin(); it != seat->homeland.end(); ++it) {
     if (it->card == r.card) {
       seat->homeland.erase(it);
       add(seat->hand, r.card);
-      add(seat->not_playable_this_turn, r.card);
+      add(seat->this_turn.not_playable, r.card);
       return;
     }
   }
@@ -112,10 +112,10 @@ void on(const Step& st, const GambitStocked& g) {
   if (st.in_phase(Phase::Muster, "stocking a Gambit")) (void)st.by_active("stocking a Gambit");
   const Card* card = st.card(g.card);
   check_drawn_first(st, *seat, "stocks a Gambit");
-  if (seat->gambit_stocked_this_turn) {
+  if (seat->this_turn.gambit_stocked) {
     st.report(rule_id::kMusterExtraGambit, fmt::format("{} stocks a second extra Gambit this turn", seat->player));
   }
-  seat->gambit_stocked_this_turn = true;
+  seat->this_turn.gambit_stocked = true;
   if (card == nullptr) return;
   if (card->type != CardType::Gambit) {
     st.report(rule_id::kMusterExtraGambit,
@@ -131,34 +131,34 @@ void on(const Step& st, const CardPlayed& p) {
   if (st.in_phase(Phase::Muster, "playing a card")) (void)st.by_active("playing a card");
   const Card* card = st.card(p.card);
   if (card == nullptr) return;
-  if (seat->drawn_this_turn == 0 && !seat->deck.empty()) {
+  if (seat->this_turn.drawn == 0 && !seat->deck.empty()) {
     st.report(rule_id::kMusterSteps, fmt::format("{} plays '{}' before drawing: step a. comes first", seat->player,
                                                  p.card));
   }
-  seat->acted_this_part = true;
+  seat->this_part.acted = true;
   // Turncoat (parked): the card comes from the opponent's hand, offered by
   // their draw, and is always surcharged.
   bool turncoat = false;
   if (seat->hand.count(p.card) == 0) {
     SeatState& drawer = st.s.seats[other_seat(st.ev.seat)];
-    if (drawer.turncoat_offer.count(p.card) != 0) {
+    if (drawer.this_turn.turncoat_offer.count(p.card) != 0) {
       if (!st.ctx.rules.turncoat) {
         st.report(rule_id::kDeckTurncoat, fmt::format("{} plays '{}' from {}'s draw, but Turncoat is parked",
                                                       seat->player, p.card, drawer.player));
       }
-      (void)st.take(drawer.turncoat_offer, p.card, "Turncoat offer");
+      (void)st.take(drawer.this_turn.turncoat_offer, p.card, "Turncoat offer");
       (void)st.take(drawer.hand, p.card, "hand");
       add(seat->hand, p.card);
       turncoat = true;
     }
   }
-  if (seat->not_playable_this_turn.count(p.card) != 0 && seat->hand.count(p.card) != 0 &&
-      seat->hand.at(p.card) <= seat->not_playable_this_turn.at(p.card)) {
+  if (seat->this_turn.not_playable.count(p.card) != 0 && seat->hand.count(p.card) != 0 &&
+      seat->hand.at(p.card) <= seat->this_turn.not_playable.at(p.card)) {
     st.report(rule_id::kMusterReturnedNotPlayable,
               fmt::format("'{}' was returned from the Homeland this turn and may not be played", p.card));
   }
   if (!st.take(seat->hand, p.card, "hand")) return;
-  (void)seat->turncoat_offer.erase(p.card);  // played by its drawer: the offer lapses
+  (void)seat->this_turn.turncoat_offer.erase(p.card);  // played by its drawer: the offer lapses
   check_renowned(st, *card);
 
   if (card->type == CardType::Gambit) {
@@ -253,11 +253,11 @@ void on(const Step& st, const TroopMoved& m) {
       (void)st.by_active("moving a Troop");
       SeatState* seat = st.actor();
       if (seat == nullptr) return;
-      if (seat->drawn_this_turn == 0 && !seat->deck.empty()) {
+      if (seat->this_turn.drawn == 0 && !seat->deck.empty()) {
         st.report(rule_id::kMusterSteps, fmt::format("{} moves a Troop before drawing: step a. comes first",
                                                      seat->player));
       }
-      seat->acted_this_part = true;
+      seat->this_part.acted = true;
       move_troop(st, m.from, m.to, rule_id::kMusterOneMove);
       return;
     }

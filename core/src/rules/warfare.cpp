@@ -200,7 +200,7 @@ void check_strike_backs(const Step& st, const CombatResolved& c, const Troop& at
     }
     const bool listed = std::any_of(c.defenders.begin(), c.defenders.end(),
                                     [&](const DefenderSplit& x) { return x.defender == k.target; });
-    if (listed || (!st.ctx.rules.defender_strikes_each_combat && contains(s.defenders_struck, k.target))) continue;
+    if (listed || (!st.ctx.rules.defender_strikes_each_combat && contains(s.this_charge.defenders_struck, k.target))) continue;
     const auto enemies = adjacent_enemies(st, k.target, d.owner, false);
     const bool only_attacker = enemies.size() == 1 && enemies[0] == c.troop;
     st.report(rule_id::kCombatStrikeBack,
@@ -211,7 +211,7 @@ void check_strike_backs(const Step& st, const CombatResolved& c, const Troop& at
                                         : std::string(": it stands beside several enemies, so no damage is derived")));
     if (only_attacker) {
       damage.emplace_back(c.troop, card_of(st, d).vigor);
-      s.defenders_struck.push_back(k.target);
+      s.this_charge.defenders_struck.push_back(k.target);
     }
   }
 }
@@ -222,22 +222,22 @@ void check_strike_backs(const Step& st, const CombatResolved& c, const Troop& at
 // subphase ends once all eligible combats are resolved; rulings R-049).
 void check_every_combat(const Step& st) {
   const GameState& s = st.s;
-  if (!s.charge_declared || s.charger >= kSeatCount || st.ctx.rules.charge_combats_optional) return;
+  if (!s.this_turn.charge_declared || s.this_turn.charger >= kSeatCount || st.ctx.rules.charge_combats_optional) return;
   for (const auto& slot : s.grid) {
-    if (slot && slot->owner == s.charger && slot->has(kTroopMovedThisPhase)) return;  // checked at the first move
+    if (slot && slot->owner == s.this_turn.charger && slot->has(kTroopMovedThisPhase)) return;  // checked at the first move
   }
   for (std::size_t i = 0; i < s.grid.size(); ++i) {
     const auto& t = s.grid[i];
     const Space sp = s.space_of(i);
-    if (!t || t->owner != s.charger || t->has(kTroopFoughtThisCharge) || t->has(kTroopLost) ||
+    if (!t || t->owner != s.this_turn.charger || t->has(kTroopFoughtThisCharge) || t->has(kTroopLost) ||
         still_mustering(s, *t) || !in_combat(*t, st.ctx.catalog, st.ctx.rules)) {
       continue;
     }
     const auto enemies = adjacent_enemies(st, sp, t->owner, false);
     if (enemies.empty()) continue;
-    st.report_for(s.charger, s.part_started, rule_id::kCombatEveryEligible,
+    st.report_for(s.this_turn.charger, s.part_started, rule_id::kCombatEveryEligible,
               fmt::format("{}'s Charge leaves '{}' on {} unfought beside '{}' on {}: every eligible combat is resolved",
-                          st.player(s.charger), t->card, to_string(sp), s.at(enemies[0])->card,
+                          st.player(s.this_turn.charger), t->card, to_string(sp), s.at(enemies[0])->card,
                           to_string(enemies[0])));
   }
 }
@@ -251,9 +251,9 @@ void defeat(const Step& st, Space sp) {
   const bool unburrowed = slot->unburrowed_turn == st.s.turn && slot->unburrowed_turn != 0;
   const bool troop = is_troop(*slot, st.ctx.catalog);
   if ((mustered || unburrowed) && troop) {
-    st.s.seats[slot->owner].wages_due.push_back(WageDue{slot->card, sp, unburrowed});
+    st.s.seats[slot->owner].this_turn.wages_due.push_back(WageDue{slot->card, sp, unburrowed});
   }
-  st.s.defeated_this_turn.push_back(sp);
+  st.s.this_turn.defeated.push_back(sp);
   // Attrition › 4: a Troop destroyed next to a Territory goes beneath it.
   // Next to several, the table chooses and the log says which (a later
   // TroopDefeated's `beneath`, rulings R-071); until then, and under
@@ -319,7 +319,7 @@ void place_beneath(const Step& st, const TroopDefeated& d) {
 void flee(const Step& st, Space sp) {
   auto& slot = st.s.at(sp);
   if (!slot) return;
-  st.s.fled_this_turn.push_back(sp);
+  st.s.this_turn.fled.push_back(sp);
   add(st.s.seats[slot->owner].discard, slot->card);
   slot.reset();
 }
@@ -328,7 +328,7 @@ void flee(const Step& st, Space sp) {
 void on(const Step& st, const ShotteFired& f) {
   GameState& s = st.s;
   if (!st.in_phase(Phase::Warfare, "Shotte fire")) return;
-  if (s.charge_declared || s.charge_declined) {
+  if (s.this_turn.charge_declared || s.this_turn.charge_declined) {
     st.report(rule_id::kShotteSubphase, "Shotte fire after the Charge Subphase began");
   }
   Troop* shooter = st.troop_at(f.shooter);
@@ -360,27 +360,27 @@ void on(const Step& st, const ShotteFired& f) {
   // Order: leader first then the next player, or strict alternation while
   // both can fire.
   const Seat x = st.ev.seat;
-  if (!s.shotte_seats.empty() && x < kSeatCount) {
-    const Seat prev = s.shotte_seats.back();
+  if (!s.this_turn.shotte_seats.empty() && x < kSeatCount) {
+    const Seat prev = s.this_turn.shotte_seats.back();
     const bool other_could_fire = has_eligible_shooter(s, other_seat(x), st.ctx.catalog, st.ctx.rules);
-    const bool next_fired = std::find(s.shotte_seats.begin(), s.shotte_seats.end(), other_seat(s.leader)) !=
-                            s.shotte_seats.end();
+    const bool next_fired = std::find(s.this_turn.shotte_seats.begin(), s.this_turn.shotte_seats.end(), other_seat(s.leader)) !=
+                            s.this_turn.shotte_seats.end();
     // Alternating fire starts with the leader, like the blocks do.
-    const bool next_started = s.shotte_seats.front() != s.leader;
+    const bool next_started = s.this_turn.shotte_seats.front() != s.leader;
     if (x == s.leader && next_fired &&
-        (next_started || s.shotte_alternation_broken || (prev == x && other_could_fire))) {
+        (next_started || s.this_turn.shotte_alternation_broken || (prev == x && other_could_fire))) {
       // "Again" only when the leader has fired before this turn: after a
       // pass, the next player's fire ends the leader's turn to fire.
-      const bool fired_before = std::find(s.shotte_seats.begin(), s.shotte_seats.end(), x) != s.shotte_seats.end();
+      const bool fired_before = std::find(s.this_turn.shotte_seats.begin(), s.this_turn.shotte_seats.end(), x) != s.this_turn.shotte_seats.end();
       st.report(rule_id::kShotteOrder,
                 fired_before ? fmt::format("{} fires again after {} fired, outside alternating fire", st.player(x),
                                            st.player(other_seat(x)))
                              : fmt::format("{} fires after {} fired first: Leading in Morale, {} fires first or not at all",
                                            st.player(x), st.player(other_seat(x)), st.player(x)));
     }
-    if (prev == x && other_could_fire) s.shotte_alternation_broken = true;
+    if (prev == x && other_could_fire) s.this_turn.shotte_alternation_broken = true;
   }
-  s.shotte_seats.push_back(x);
+  s.this_turn.shotte_seats.push_back(x);
   shooter->flags |= kTroopShotteUsed;
   if (!st.troop_at(f.target)) return;
   if (s.at(f.target)->owner == shooter->owner) {
@@ -400,7 +400,7 @@ void on(const Step& st, const ChargeDeclared& c) {
   // A Charge by no seat of this game (a LOG.actor finding) charges nothing:
   // the charger must be a seat (found by fuzzing the event decoder).
   if (st.actor() == nullptr) return;
-  if (s.charge_declared || s.charge_declined) {
+  if (s.this_turn.charge_declared || s.this_turn.charge_declined) {
     st.report(rule_id::kChargeOnce, "a second Charge decision this turn");
   }
   switch (c.mode) {
@@ -435,14 +435,13 @@ void on(const Step& st, const ChargeDeclared& c) {
   // by a Burrow Charge has no decision left, and gains it only under
   // favor_when_preempted.
   if (c.mode == ChargeMode::Burrow && st.ev.seat != s.leader && s.leader < kSeatCount &&
-      st.ctx.rules.favor_when_preempted && !s.charge_declared && !s.charge_declined) {
+      st.ctx.rules.favor_when_preempted && !s.this_turn.charge_declared && !s.this_turn.charge_declined) {
     s.seats[s.leader].local_favor_until_turn = static_cast<std::uint16_t>(s.turn + 1);
   }
-  s.charge_declared = true;
-  s.charger = st.ev.seat;
-  s.last_combat_morale = INT_MAX;
-  s.vacated_this_charge.clear();
-  s.defenders_struck.clear();
+  s.this_turn.charge_declared = true;
+  s.this_turn.charger = st.ev.seat;
+  s.this_charge = {};
+  s.this_charge.last_combat_morale = INT_MAX;  // no combat yet: any Morale may lead
   for (auto& slot : s.grid) {
     if (slot) slot->flags &= static_cast<std::uint16_t>(~kTroopFoughtThisCharge);
   }
@@ -451,10 +450,10 @@ void on(const Step& st, const ChargeDeclared& c) {
 void on(const Step& st, const ChargeDeclined&) {
   GameState& s = st.s;
   if (!st.in_phase(Phase::Warfare, "declining a Charge")) return;
-  if (s.charge_declared || s.charge_declined) {
+  if (s.this_turn.charge_declared || s.this_turn.charge_declined) {
     // A decline after a Charge (a Burrow Charge pre-empting the leader)
     // declines nothing: no Local Favor (rulings R-050).
-    st.report(rule_id::kChargeOnce, s.charge_declared ? "a decline after a Charge was declared this turn"
+    st.report(rule_id::kChargeOnce, s.this_turn.charge_declared ? "a decline after a Charge was declared this turn"
                                                       : "a second Charge decision this turn");
     return;
   }
@@ -463,7 +462,7 @@ void on(const Step& st, const ChargeDeclined&) {
                                                   st.player(st.ev.seat), st.player(s.leader)));
     return;
   }
-  s.charge_declined = true;
+  s.this_turn.charge_declined = true;
   // › Local Favor: until the end of the leader's next Muster Phase.
   s.seats[st.ev.seat].local_favor_until_turn = static_cast<std::uint16_t>(s.turn + 1);
 }
@@ -474,7 +473,7 @@ void on(const Step& st, const LocalFavorUsed& u) {
   const std::uint16_t until = seat->local_favor_until_turn;
   // It ends with the holder's own Muster part, not with the opponent's, and
   // serves from the turn after it was gained (rulings R-050).
-  const bool own_muster_over = seat->mustered_this_turn && st.s.active != st.ev.seat;
+  const bool own_muster_over = seat->this_turn.mustered && st.s.active != st.ev.seat;
   const bool next_muster = st.s.turn == until && st.s.phase == Phase::Muster && !own_muster_over;
   const bool same_turn = until != 0 && st.s.turn + 1 == until;
   if (same_turn && !st.ctx.rules.favor_same_turn) {
@@ -496,14 +495,14 @@ void on(const Step& st, const LocalFavorUsed& u) {
 void on(const Step& st, const CombatResolved& c) {
   GameState& s = st.s;
   if (!st.in_phase(Phase::Warfare, "a combat")) return;
-  if (!s.charge_declared) st.report(rule_id::kCombatResolver, "a combat without a declared Charge");
-  if (st.ev.seat != s.charger && s.charge_declared) {
+  if (!s.this_turn.charge_declared) st.report(rule_id::kCombatResolver, "a combat without a declared Charge");
+  if (st.ev.seat != s.this_turn.charger && s.this_turn.charge_declared) {
     st.report(rule_id::kCombatResolver, fmt::format("{} resolves a combat of {}'s Charge", st.player(st.ev.seat),
-                                                    st.player(s.charger)));
+                                                    st.player(s.this_turn.charger)));
   }
   Troop* attacker = st.troop_at(c.troop);
   if (attacker == nullptr) return;
-  if (s.charge_declared && attacker->owner != s.charger) {
+  if (s.this_turn.charge_declared && attacker->owner != s.this_turn.charger) {
     st.report(rule_id::kCombatResolver, fmt::format("'{}' on {} leads a combat but belongs to {}, not the charger",
                                                     attacker->card, to_string(c.troop), st.player(attacker->owner)));
   }
@@ -529,7 +528,7 @@ void on(const Step& st, const CombatResolved& c) {
       break;
     }
   }
-  s.last_combat_morale = morale;
+  s.this_charge.last_combat_morale = morale;
   attacker->flags |= kTroopFoughtThisCharge;
   check_split(st, c.troop, *attacker, c.strikes);
 
@@ -543,7 +542,7 @@ void on(const Step& st, const CombatResolved& c) {
                                                       def->card, to_string(d.defender), to_string(c.troop)));
     }
     check_fighter(st, d.defender, *def);
-    const bool struck_before = !st.ctx.rules.defender_strikes_each_combat && contains(s.defenders_struck, d.defender);
+    const bool struck_before = !st.ctx.rules.defender_strikes_each_combat && contains(s.this_charge.defenders_struck, d.defender);
     // `; c2` with no arrow (docs/notation.md § 5): a defender that already
     // dealt its damage this Charge is in this combat and deals none.
     if (struck_before && d.strikes.empty()) continue;
@@ -551,7 +550,7 @@ void on(const Step& st, const CombatResolved& c) {
       st.report(rule_id::kCombatVigor, fmt::format("'{}' on {} already dealt its damage this Charge (rulings R-008)",
                                                    def->card, to_string(d.defender)));
     }
-    s.defenders_struck.push_back(d.defender);
+    s.this_charge.defenders_struck.push_back(d.defender);
     check_split(st, d.defender, *def, d.strikes);
     derive_split(d.strikes, card_of(st, *def).vigor, damage);
   }
@@ -561,7 +560,7 @@ void on(const Step& st, const CombatResolved& c) {
   for (const auto& [sp, dmg] : damage) hit(st, sp, dmg, defeated);
   for (Space sp : defeated) {
     // Only an enemy's emptied space is barred to the charger's victors.
-    if (s.at(sp) && s.at(sp)->owner != s.charger) s.vacated_this_charge.push_back(sp);
+    if (s.at(sp) && s.at(sp)->owner != s.this_turn.charger) s.this_charge.vacated.push_back(sp);
     defeat(st, sp);
   }
 }
@@ -574,7 +573,7 @@ void on(const Step& st, const TroopLost& l) {
 }
 
 void on(const Step& st, const TroopDefeated& d) {
-  if (contains(st.s.defeated_this_turn, d.space)) {  // the fold agrees
+  if (contains(st.s.this_turn.defeated, d.space)) {  // the fold agrees
     if (d.beneath.valid()) place_beneath(st, d);
     return;
   }
@@ -621,23 +620,23 @@ void post_combat_move(const Step& st, const TroopMoved& m) {
   const GameState& s = st.s;
   Troop* t = st.troop_at(m.from);
   if (t == nullptr) return;
-  if (!s.charge_declared) {
+  if (!s.this_turn.charge_declared) {
     st.report(rule_id::kCombatPostMove, fmt::format("'{}' moves in the Warfare Phase without a Charge", t->card));
-  } else if (st.ev.seat != s.charger) {
+  } else if (st.ev.seat != s.this_turn.charger) {
     st.report(rule_id::kCombatPostMove, fmt::format("{} moves '{}' after {}'s Charge: only the charger's Troops move "
                                                     "after combat",
-                                                    st.player(st.ev.seat), t->card, st.player(s.charger)));
+                                                    st.player(st.ev.seat), t->card, st.player(s.this_turn.charger)));
   } else if (!adjacent_enemies(st, m.from, t->owner, true).empty()) {
     st.report(rule_id::kCombatPostMove, fmt::format("'{}' on {} moves while adjacent to an enemy Troop", t->card,
                                                     to_string(m.from)));
   }
-  if (s.charge_declared) check_every_combat(st);
+  if (s.this_turn.charge_declared) check_every_combat(st);
   if (t->has(kTroopFoughtThisCharge) && st.ctx.rules.fought_troops_stay) {
     st.report(rule_id::kCombatFoughtMove, fmt::format("'{}' on {} fought this Charge and moves: Allied Troops either "
                                                       "fight or move",
                                                       t->card, to_string(m.from)));
   }
-  if (t->has(kTroopFoughtThisCharge) && contains(s.vacated_this_charge, m.to)) {
+  if (t->has(kTroopFoughtThisCharge) && contains(s.this_charge.vacated, m.to)) {
     st.report(rule_id::kCombatNoAdvance, fmt::format("'{}' advances into {}, emptied by a defeat this Charge", t->card,
                                                      to_string(m.to)));
   }

@@ -64,6 +64,34 @@ struct WageDue {
   friend bool operator==(const WageDue&, const WageDue&) = default;
 };
 
+// --- Scratch: what holds only for a turn, a Charge or a phase part --------
+// Each is reset by assignment (`x = {}`) where its span begins, so a field
+// added here can never be forgotten in a reset.
+
+// One seat's facts of the turn under way (reset at TurnStarted).
+struct SeatTurnScratch {
+  int drawn = 0;                   // cards drawn (Muster › a.)
+  bool foraged = false;
+  bool returned = false;           // returned a card from the Homeland
+  bool gambit_stocked = false;
+  bool mustered = false;           // has taken its Muster Phase this turn
+  CardPile not_playable;           // returned from the Homeland this turn
+  int recovery_spent = 0;          // Provisions spent recovering Lost Troops
+  bool provisions_paid = false;    // Attrition › 3 done
+  std::vector<WageDue> wages_due;  // destroyed Troops still owed wages
+  CardPile turncoat_offer;         // drawn cards of the opponent's allegiance (Turncoat, parked)
+  int turncoat_draws = 0;          // extra draws those cards allow
+  bool recovered = false;          // Attrition › 1: a Lost Troop recovered, so the moves are over
+  friend bool operator==(const SeatTurnScratch&, const SeatTurnScratch&) = default;
+};
+
+// One seat's facts of its phase part under way (reset at its PhaseStarted).
+struct PartScratch {
+  bool acted = false;  // played or moved: step a. is over (Muster › Steps)
+  int fled = 0;        // Troops fled (WIP empty Army Deck)
+  friend bool operator==(const PartScratch&, const PartScratch&) = default;
+};
+
 struct SeatState {
   std::string player;
   Allegiance allegiance = Allegiance::ClawEmpire;
@@ -73,28 +101,15 @@ struct SeatState {
   CardPile orders;    // the Claw Empire's Orders Deck
   CardPile hand;
   CardPile discard;
-  CardPile not_playable_this_turn;  // returned from the Homeland this turn
   std::vector<HeldCard> homeland;
   std::vector<HeldCard> gambits_in_play;
 
-  // Per-turn counters, reset at TurnStarted.
-  int drawn_this_turn = 0;
-  bool foraged_this_turn = false;
-  bool returned_this_turn = false;
-  bool gambit_stocked_this_turn = false;
-  bool mustered_this_turn = false;  // has taken its Muster Phase this turn
-
   std::uint16_t local_favor_until_turn = 0;  // Local Favor lasts to the end of this turn's Muster Phase
   int cards_owed_discard = 0;                // Failing to pay: discards still owed
-  bool acted_this_part = false;              // played or moved: step a. is over (Muster › Steps)
-  int recovery_spent = 0;                    // Provisions spent recovering Lost Troops this turn
-  bool provisions_paid_this_turn = false;    // Attrition › 3 done
-  int fled_this_part = 0;                    // Troops fled this part (WIP empty Army Deck)
   bool rabble_side = false;                  // Paw Coalition's token on its Rabble side
-  std::vector<WageDue> wages_due;            // this turn's destroyed Troops still owed wages
-  CardPile turncoat_offer;                   // drawn cards of the opponent's allegiance (Turncoat, parked)
-  int turncoat_draws = 0;                    // extra draws those cards allow this turn
-  bool recovered_this_turn = false;          // Attrition › 1: a Lost Troop recovered, so the moves are over
+
+  SeatTurnScratch this_turn;  // reset at TurnStarted
+  PartScratch this_part;      // reset when this seat's phase part starts
 
   friend bool operator==(const SeatState&, const SeatState&) = default;
 };
@@ -122,6 +137,28 @@ struct PlacedBeneath {
   friend bool operator==(const PlacedBeneath&, const PlacedBeneath&) = default;
 };
 
+// The game's facts of the turn under way (reset at TurnStarted).
+struct TurnScratch {
+  bool morale_checked = false;  // this turn's Morale Check is recorded (warlog rules › Event order)
+  bool charge_declared = false;
+  bool charge_declined = false;
+  Seat charger = kNoSeat;
+  std::vector<Seat> shotte_seats;          // who fired, in order, this Shotte Subphase
+  bool shotte_alternation_broken = false;  // a player fired twice running while the other could fire
+  std::vector<Space> fled;                 // spaces whose Troop the fold made flee
+  std::vector<Space> defeated;             // spaces whose Troop the fold defeated
+  bool win_checked = false;                // Attrition › 2 done for this turn
+  friend bool operator==(const TurnScratch&, const TurnScratch&) = default;
+};
+
+// The Charge under way (reset at TurnStarted and at ChargeDeclared).
+struct ChargeScratch {
+  int last_combat_morale = -1;        // Combat Resolution order: highest Morale first
+  std::vector<Space> vacated;         // spaces emptied by a defeat during the Charge
+  std::vector<Space> defenders_struck;// defenders that have dealt their damage
+  friend bool operator==(const ChargeScratch&, const ChargeScratch&) = default;
+};
+
 struct GameState {
   // Setup
   std::string title;
@@ -146,22 +183,13 @@ struct GameState {
   // 1 leader's Muster, 2 next player's Muster, 3 Warfare, 4 leader's
   // Attrition, 5 next player's Attrition.
   std::uint8_t part = 0;
-  bool morale_checked = false;  // this turn's Morale Check is recorded (warlog rules › Event order)
   Seq part_started = 0;         // the PhaseStarted that opened the part under way
 
   // Warfare Phase
-  bool charge_declared = false;
-  bool charge_declined = false;
-  Seat charger = kNoSeat;
-  int last_combat_morale = -1;  // Combat Resolution order: highest Morale first
-  std::vector<Seat> shotte_seats;          // who fired, in order, this Shotte Subphase
-  std::vector<Space> vacated_this_charge;  // spaces emptied by a defeat during the Charge
-  std::vector<Space> fled_this_turn;       // spaces whose Troop the fold made flee
-  std::vector<Space> defeated_this_turn;   // spaces whose Troop the fold defeated
-  std::vector<PlacedBeneath> placed_this_turn; // Troops put beneath a Territory this turn
-  std::vector<Space> defenders_struck;     // defenders that have dealt their damage this Charge
-  bool shotte_alternation_broken = false;  // a player fired twice running while the other could fire
-  bool win_checked_this_turn = false;      // Attrition › 2 done for this turn
+  std::vector<PlacedBeneath> placed_this_turn; // Troops put beneath a Territory this turn,
+                                               // cleared when they are settled (settle_placements)
+  TurnScratch this_turn;      // reset at TurnStarted
+  ChargeScratch this_charge;  // reset at TurnStarted and ChargeDeclared
 
   // Ending, as the fold derives it
   std::uint16_t final_turn = 0;  // the turn a Territory Threshold made final, 0 if none;
