@@ -9,8 +9,8 @@
 #include <mutex>
 #include <set>
 
-#include "warlog/core/close_log.hpp"
 #include "warlog/core/corrections.hpp"
+#include "warlog/core/fold_log.hpp"
 #include "warlog/core/hash.hpp"
 #include "warlog/core/notation.hpp"
 #include "warlog/core/text_file.hpp"
@@ -502,13 +502,14 @@ Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options)
   bool corrected = false;
   detail::TimeLog times;
   core::Event last;  // the last event's place, where the end of the log is found
+  core::LogFold log(ctx);  // the final state is had from its finish
   auto n = reader->scan(id, 0, store::kEndSeq, [&](const core::Event& ev) {
     if (core::is_correction(ev.payload)) {
       corrected = true;  // folded again below, whole
       return false;
     }
     found.clear();
-    core::apply(ctx, audit.final_state, ev, found);
+    log.apply(ev, found);
     times.see(ev, found);
     locate_findings(found, ev, audit.findings);
     // No seat: a finding of the end names its own seat, or none.
@@ -519,7 +520,7 @@ Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options)
   if (!corrected) {
     // The log as a whole record: its end closes the part it ends in.
     found.clear();
-    (void)core::close_log(ctx, audit.final_state, found);
+    audit.final_state = std::move(log).finish(found);
     locate_findings(found, last, audit.findings);
   }
   if (corrected) {
@@ -528,8 +529,7 @@ Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options)
     auto events = detail::read_stream(*reader, id, store::kEndSeq);
     if (!events) return tl::unexpected(events.error());
     std::vector<core::Finding> all;
-    audit.final_state = core::fold(ctx, *events, all);
-    (void)core::close_log(ctx, audit.final_state, all);
+    audit.final_state = core::fold_log(ctx, *events, all);
     times = detail::TimeLog{};
     for (const core::Event& ev : *events) times.see(ev, all);
     std::stable_sort(all.begin(), all.end(), [](const core::Finding& a, const core::Finding& b) { return a.seq < b.seq; });

@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "warlog/core/close_log.hpp"
 #include "warlog/core/corrections.hpp"
+#include "warlog/core/fold_log.hpp"
 
 namespace warlog::replay {
 
@@ -88,14 +88,14 @@ RestsOn rests_on(const core::Context& ctx, std::span<const core::Event> events,
 
   for (const Tried& t : tried) {
     // The game without this event, from just before it to the end.
-    core::GameState s = t.before;
+    core::LogFold log(ctx, t.before);
     std::vector<core::Finding> got;
     ++out.folds;
     for (std::size_t k = t.at + 1; k < effective.size(); ++k) {
-      core::apply(ctx, s, events[effective[k]], got);
+      log.apply(events[effective[k]], got);
       ++out.events_applied;
     }
-    (void)core::close_log(ctx, s, got);  // as the audit ends it
+    const core::GameState s = std::move(log).finish(got);  // as the audit ends it
     std::map<std::pair<core::Seq, std::string_view>, int> given;
     for (const core::Finding& g : got) ++given[{g.seq, g.rule_id}];
     for (std::size_t i = 0; i < findings.size(); ++i) {

@@ -8,7 +8,7 @@
 #include "context.hpp"
 #include "state_words.hpp"
 #include "stream.hpp"
-#include "warlog/core/close_log.hpp"
+#include "warlog/core/fold_log.hpp"
 #include "warlog/core/corrections.hpp"
 #include "warlog/replay/report.hpp"
 #include "warlog/store/store.hpp"
@@ -95,7 +95,8 @@ Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const Rule
 
   GameDiff diff;
   diff.game = summary_of(*meta);
-  core::GameState sb, sc;
+  core::GameState sb, sc;  // the final states, had from the folds' ends
+  core::LogFold log_b(base), log_c(cand);
   std::vector<core::Finding> fb, fc;
   std::vector<LocatedFinding> all_b, all_c;
   const auto finding_key = [](const core::Finding& f) { return std::pair{f.rule_id, f.message}; };
@@ -134,11 +135,11 @@ Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const Rule
       return false;
     }
     fb.clear();
-    core::apply(base, sb, ev, fb);
+    log_b.apply(ev, fb);
     if (diff.undetermined) return true;  // only the base's outcome is still wanted
     fc.clear();
-    core::apply(cand, sc, ev, fc);
-    compare(ev, sb, sc, fb, fc);
+    log_c.apply(ev, fc);
+    compare(ev, log_b.state(), log_c.state(), fb, fc);
     locate_findings(fb, ev, all_b);
     locate_findings(fc, ev, all_c);
     return true;
@@ -148,9 +149,10 @@ Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const Rule
     // Both folds end the log as the audit does, at its last event.
     fb.clear();
     fc.clear();
-    (void)core::close_log(base, sb, fb);
-    // The candidate's fold stopped where the log could no longer be followed.
-    if (!diff.undetermined) (void)core::close_log(cand, sc, fc);
+    sb = std::move(log_b).finish(fb);
+    // The candidate's fold stopped where the log could no longer be followed:
+    // its state is where it stopped, not ended.
+    sc = diff.undetermined ? log_c.state() : std::move(log_c).finish(fc);
     core::Event last{id, sb.next_seq == 0 ? 0 : sb.next_seq - 1, sb.turn, sb.phase, core::kNoSeat, core::GameEnded{}};
     locate_findings(fb, last, all_b);
     locate_findings(fc, last, all_c);
@@ -174,14 +176,12 @@ Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const Rule
       c.step(fc);
       if (!diff.undetermined) compare(ev, b.state(), c.state(), fb, fc);
     }
-    sb = b.state();
-    sc = c.state();
     all_b.clear();
     all_c.clear();
     std::vector<core::Finding> whole_b = b.findings();
     std::vector<core::Finding> whole_c = c.findings();
-    (void)core::close_log(base, sb, whole_b);
-    (void)core::close_log(cand, sc, whole_c);
+    sb = core::LogFold(base, b.state()).finish(whole_b);
+    sc = core::LogFold(cand, c.state()).finish(whole_c);
     locate_all(whole_b, *events, all_b);
     locate_all(whole_c, *events, all_c);
     if (diff.undetermined) {

@@ -7,6 +7,7 @@
 #include "context.hpp"
 #include "stream.hpp"
 #include "warlog/core/corrections.hpp"
+#include "warlog/core/fold_log.hpp"
 #include "warlog/store/store.hpp"
 
 namespace warlog::replay {
@@ -93,6 +94,18 @@ struct Undo {
   TurnFigures open_turn;
 };
 
+// Ends the log where the survey ends, as the audit does: the
+// findings of its end at its last event, kept apart (`closing`) so that
+// extending the survey drops them first. The survey's state stays open.
+void close_survey(const core::Context& ctx, GameSurvey& survey) {
+  std::vector<core::Finding> found;
+  (void)core::LogFold(ctx, survey.state).finish(found);
+  const core::Phase phase = survey.spans.empty() ? core::Phase::Setup : survey.spans.back().phase;
+  const std::uint16_t turn = survey.spans.empty() ? 0 : survey.spans.back().turn;
+  for (const core::Finding& f : found) survey.findings.push_back(f, turn, phase, f.seat);
+  survey.closing = found.size();
+}
+
 // Folds events from survey.events on, in one read transaction.
 Expected<core::Seq> fold_on(const Archive& archive, GameSurvey& survey) {
   auto reader = archive.store().reader();
@@ -101,10 +114,13 @@ Expected<core::Seq> fold_on(const Archive& archive, GameSurvey& survey) {
   if (!meta) return tl::unexpected(meta.error());
   if (meta->event_count <= survey.events) return core::Seq{0};
 
+  const core::Context ctx{*survey.catalog, *survey.ruleset};
+  // The end found before is no end now: the log goes on.
+  survey.findings.truncate(survey.findings.size() - survey.closing);
+  survey.closing = 0;
   Undo undo(survey);  // all or nothing: the survey stays whole on an error
   const core::Seq before = survey.events;
   survey.game = summary_of(*meta);
-  const core::Context ctx{*survey.catalog, *survey.ruleset};
   std::vector<core::Finding> found;
   std::uint16_t turn = survey.spans.empty() ? 0 : survey.spans.back().turn;
   bool corrected = false;
@@ -126,6 +142,7 @@ Expected<core::Seq> fold_on(const Archive& archive, GameSurvey& survey) {
   });
   if (!n) {
     undo.restore(survey);
+    close_survey(ctx, survey);
     return tl::unexpected(n.error());
   }
   if (corrected) {
@@ -136,6 +153,7 @@ Expected<core::Seq> fold_on(const Archive& archive, GameSurvey& survey) {
     auto events = detail::read_stream(*reader, survey.game.id, meta->event_count);
     if (!events) {
       undo.restore(survey);
+      close_survey(ctx, survey);
       return tl::unexpected(events.error());
     }
     survey.findings.truncate(0);
@@ -160,9 +178,11 @@ Expected<core::Seq> fold_on(const Archive& archive, GameSurvey& survey) {
     }
     survey.struck = struck_events(*events);
     if (survey.events > 0) record_turn(survey, turn, survey.events - 1);
+    close_survey(ctx, survey);
     return survey.events - before;
   }
   if (survey.events > 0) record_turn(survey, turn, survey.events - 1);
+  close_survey(ctx, survey);
   return survey.events - before;
 }
 

@@ -17,9 +17,10 @@ namespace warlog::core {
 // last event, each saying "(the log ends here)"; a result the rules give
 // that the log does not record is a LOG.result finding. Returns
 // log_end_place(state), "" when the log ends with GameEnded (nothing is
-// done then). Every consumer that reports a verdict on a log (audit,
-// rule-diff, rests_on) calls it once after the last apply; a live recorder
-// answering line by line does not: its game is not over.
+// done then). The implementation of fold_log and LogFold::finish (fold_log.hpp):
+// a consumer that reports a verdict on a log uses those, not this, so it
+// cannot forget the end; a live recorder answering line by line does
+// neither: its game is not over.
 std::string close_log(const Context& ctx, GameState& state, std::vector<Finding>& out);
 
 // Where a log folded into `state` ends open ("turn 4, Muster 2", "turn 4,

@@ -63,7 +63,9 @@ struct GameSurvey {
   std::vector<PhaseSpan> spans;          // in seq order, tiling 0..events-1
   std::vector<TurnFigures> turns;        // one per turn reached, in order
   core::Seq events = 0;                  // events surveyed: seqs 0..events-1
-  core::GameState state;                 // the fold after event events-1
+  core::GameState state;                 // the fold after event events-1, the log still open (to extend)
+  std::size_t closing = 0;               // the last `closing` findings end the log: taken
+                                         // from a core::LogFold's finish, dropped when it grows
   std::vector<StruckEvent> struck;       // events the fold skips (corrections.hpp); empty for most games
   std::shared_ptr<const core::Catalog> catalog;  // what it was folded under
   std::shared_ptr<const core::Ruleset> ruleset;
