@@ -369,7 +369,7 @@ TEST(AttritionStep3_Listed, LeavingATroopOutIsAViolationAndCountsAsUnpaid) {
   b.attrition(kAna).pay(kAna, {});
   const auto f = b.fold();
   expect_single(f, "ATT-3.listed", b.last_seq(),
-                "Ana neither pays nor leaves unpaid 'Ironclaw Lancer' on a1; it counts as unpaid");
+                "Ana's Provisions payment does not say whether 'Ironclaw Lancer' on a1 is paid; it counts as unpaid");
   EXPECT_TRUE(f.state.at(sq("a1"))->has(core::kTroopUnprovisioned));
 }
 

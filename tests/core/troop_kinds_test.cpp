@@ -344,7 +344,7 @@ TEST(AttritionStep3_PayProvisionCosts, AGambitRecordedOntoASpaceStillOwesItsCost
   auto b = drill_orders_played("b1");
   b.attrition(kAna).pay(kAna, {});
   const auto f = b.fold();
-  expect_single(f, "ATT-3.listed", b.last_seq(), "Ana neither pays nor leaves unpaid 'Drill Orders'");
+  expect_single(f, "ATT-3.listed", b.last_seq(), "Ana's Provisions payment does not say whether 'Drill Orders' is paid");
 }
 
 TEST(AttritionStep3_PayProvisionCosts, ADwellingOnTheBattlefieldOwesNothing) {

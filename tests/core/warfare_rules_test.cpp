@@ -640,7 +640,7 @@ TEST(WarfareWages, ATroopDestroyedTheTurnItWasMusteredIsStillProvisioned) {
 TEST(WarfareWages, LeavingTheWageOutIsAViolation) {
   auto b = wages_owed();
   b.pay(kBo, {{sq("a2"), "Paw Militia"}});
-  expect_single(b.fold(), "WAR.wages", b.last_seq(), "Bo neither pays nor leaves unpaid 'Paw Militia'; it counts as unpaid");
+  expect_single(b.fold(), "WAR.wages", b.last_seq(), "Bo's Provisions payment does not say whether 'Paw Militia' is paid; it counts as unpaid");
 }
 
 // --- Bad input: spaces off the grid --------------------------------------------

@@ -171,7 +171,7 @@ void on(const Step& st, const ProvisionsPaid& p) {
   for (Due& d : due) {
     if (d.matched == 0) {
       st.report(!d.on_grid && d.item.space.valid() ? rule_id::kTroopWages : rule_id::kProvisionListed,
-                fmt::format("{} neither pays nor leaves unpaid {}; it counts as unpaid", seat->player, describe(d)));
+                fmt::format("{}'s Provisions payment does not say whether {} is paid; it counts as unpaid", seat->player, describe(d)));
       d.matched = -1;
     }
   }
