@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "warlog/core/fold_log.hpp"
 #include "warlog/replay/rests_on.hpp"
 
 namespace warlog::viewer {
@@ -50,7 +51,11 @@ void GameSession::compute_rests_on() {
   located.reserve(list.size());
   for (std::size_t i = 0; i < list.size(); ++i) located.push_back(list.located(i));
   const core::Context ctx{*survey_->catalog, *survey_->ruleset};
-  rests_on_ = std::make_shared<const replay::RestsOn>(replay::rests_on(ctx, *events, located, survey_->state));
+  // Against the state as the audit ends it: a log that ends open is closed
+  // so a result derived at its end is weighed as the audit weighs it.
+  std::vector<core::Finding> closing;
+  const core::GameState closed = core::LogFold(ctx, survey_->state).finish(closing);
+  rests_on_ = std::make_shared<const replay::RestsOn>(replay::rests_on(ctx, *events, located, closed));
 }
 
 Expected<std::vector<core::Event>> GameSession::events(core::Seq from, core::Seq to) const {
