@@ -21,8 +21,8 @@ struct Option {
   std::variant<int Ruleset::*, bool Ruleset::*, std::string Ruleset::*> field;
 };
 
-const std::array<Option, 42>& options() {
-  static const std::array<Option, 42> kOptions{{
+const std::array<Option, 44>& options() {
+  static const std::array<Option, 44> kOptions{{
       {"ruleset", "name", &Ruleset::name},
       {"ruleset", "version", &Ruleset::version},
       {"deck", "min", &Ruleset::deck_min},
@@ -62,6 +62,8 @@ const std::array<Option, 42>& options() {
       {"rulings", "final_control_any_moment", &Ruleset::final_control_any_moment},
       {"rulings", "unpaid_gambit_morale_penalty", &Ruleset::unpaid_gambit_morale_penalty},
       {"rulings", "leader_from_morale", &Ruleset::leader_from_morale},
+      {"rulings", "draws_from_card_text", &Ruleset::draws_from_card_text},
+      {"rulings", "dwelling_allegiance_surcharge", &Ruleset::dwelling_allegiance_surcharge},
       {"visibility", "homeland_hidden", &Ruleset::homeland_hidden},
       {"ruleset", "description", static_cast<std::string Ruleset::*>(nullptr)},
       {"ruleset", "based_on", static_cast<std::string Ruleset::*>(nullptr)},

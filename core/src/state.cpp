@@ -107,6 +107,7 @@ int provision_cost(const GameState& s, Seat seat, const Catalog& catalog, const 
   for (const auto& slot : s.grid) {
     if (!slot || slot->owner != seat) continue;
     const Card* c = catalog.find(slot->card);
+    if (c != nullptr && c->type == CardType::Dwelling && rules.dwelling_allegiance_surcharge) total += cost_of(slot->card);
     if (c == nullptr || c->type != CardType::Troop) continue;
     total += troop_cost(*slot, *c, declared, rules);
   }

@@ -109,6 +109,8 @@ bool onto_territory(const Step& st, Space to, std::string_view what);
 void post_combat_move(const Step& st, const TroopMoved& m);
 void attrition_move(const Step& st, const TroopMoved& m);
 void off_battlefield_ability(const Step& st, const AbilityUsed& a);
+// True when a card's text or a Local Favor option speaks of drawing.
+bool says_draw(std::string_view text);
 
 // Deck Construction checks (rules/deck.cpp).
 void check_army(const Step& st, Seat seat, const ArmyRegistered& a);

@@ -401,6 +401,7 @@ struct Snapshot {
     turncoatOffer @23 :List(CardCount);
     turncoatDraws @24 :Int32;
     recoveredThisTurn @25 :Bool;
+    textDraws @26 :Int32;        # extra draws a recorded card text or Local Favor allows this turn
   }
 
   struct Territory {
@@ -466,5 +467,6 @@ struct Snapshot {
     partStarted @37 :UInt64;     # the PhaseStarted that opened the part under way
     placedThisTurn @38 :List(Placement);
     decidedTurn @39 :UInt16;     # the turn the game was decided in; 0 while undecided
+    chargeDeclaredAt @40 :UInt64; # the ChargeDeclared of the Charge under way
   }
 }

@@ -34,9 +34,9 @@ consteval std::size_t field_count() {
 }
 static_assert(field_count<core::GameState>() == 26, "GameState changed: encode the new field here and in Snapshot.State");
 static_assert(field_count<core::TurnScratch>() == 9, "TurnScratch changed: encode the new field here and in Snapshot.State");
-static_assert(field_count<core::ChargeScratch>() == 3, "ChargeScratch changed: encode it here and in Snapshot.State");
+static_assert(field_count<core::ChargeScratch>() == 4, "ChargeScratch changed: encode it here and in Snapshot.State");
 static_assert(field_count<core::SeatState>() == 14, "SeatState changed: encode the new field here and in Snapshot.Seat");
-static_assert(field_count<core::SeatTurnScratch>() == 12, "SeatTurnScratch changed: encode it here and in Snapshot.Seat");
+static_assert(field_count<core::SeatTurnScratch>() == 13, "SeatTurnScratch changed: encode it here and in Snapshot.Seat");
 static_assert(field_count<core::PartScratch>() == 2, "PartScratch changed: encode it here and in Snapshot.Seat");
 static_assert(field_count<core::Troop>() == 7, "Troop changed: encode the new field here and in Snapshot.Troop");
 static_assert(field_count<core::HeldCard>() == 2, "HeldCard changed: encode it here and in Snapshot.HeldCard");
@@ -117,6 +117,7 @@ void write_seat(SnapshotSchema::Seat::Builder b, const core::SeatState& s) {
   }
   write_pile(b.initTurncoatOffer(count_of(s.this_turn.turncoat_offer.size())), s.this_turn.turncoat_offer);
   b.setTurncoatDraws(s.this_turn.turncoat_draws);
+  b.setTextDraws(s.this_turn.text_draws);
   b.setRecoveredThisTurn(s.this_turn.recovered);
 }
 
@@ -166,6 +167,7 @@ void write_state(SnapshotSchema::State::Builder b, const core::GameState& s) {
   write_spaces(b.initFledThisTurn(count_of(s.this_turn.fled.size())), s.this_turn.fled);
   write_spaces(b.initDefeatedThisTurn(count_of(s.this_turn.defeated.size())), s.this_turn.defeated);
   write_spaces(b.initDefendersStruck(count_of(s.this_charge.defenders_struck.size())), s.this_charge.defenders_struck);
+  b.setChargeDeclaredAt(s.this_charge.declared_at);
   b.setShotteAlternationBroken(s.this_turn.shotte_alternation_broken);
   b.setWinCheckedThisTurn(s.this_turn.win_checked);
   b.setFinalTurn(s.final_turn);
@@ -264,6 +266,7 @@ core::SeatState read_seat(SnapshotSchema::Seat::Reader r) {
   }
   s.this_turn.turncoat_offer = read_pile(r.getTurncoatOffer(), "a seat's Turncoat offer");
   s.this_turn.turncoat_draws = r.getTurncoatDraws();
+  s.this_turn.text_draws = r.getTextDraws();
   s.this_turn.recovered = r.getRecoveredThisTurn();
   return s;
 }
@@ -316,6 +319,7 @@ core::GameState read_state(SnapshotSchema::State::Reader r) {
   s.this_turn.fled = read_spaces(r.getFledThisTurn());
   s.this_turn.defeated = read_spaces(r.getDefeatedThisTurn());
   s.this_charge.defenders_struck = read_spaces(r.getDefendersStruck());
+  s.this_charge.declared_at = r.getChargeDeclaredAt();
   s.this_turn.shotte_alternation_broken = r.getShotteAlternationBroken();
   s.this_turn.win_checked = r.getWinCheckedThisTurn();
   s.final_turn = r.getFinalTurn();

@@ -99,6 +99,22 @@ TEST(Ruleset, TheLeaderUnpaidGambitAndFinalControlOptionsAreRead) {
   EXPECT_TRUE(!control->leader_from_morale && !control->unpaid_gambit_morale_penalty && control->final_control_any_moment);
 }
 
+// R-097 on by default, R-023's Dwelling surcharge off; each read from TOML,
+// and the sample ruleset for the Dwelling flips only it.
+TEST(Ruleset, TheDrawTextAndDwellingSurchargeOptionsAreRead) {
+  const core::Ruleset d;
+  EXPECT_TRUE(d.draws_from_card_text);
+  EXPECT_FALSE(d.dwelling_allegiance_surcharge);
+  auto off = core::parse_ruleset_toml("[rulings]\ndraws_from_card_text = false\n");
+  ASSERT_TRUE(off) << off.error().message;
+  EXPECT_FALSE(off->draws_from_card_text);
+  auto dwelling = core::load_ruleset(std::string(WARLOG_SAMPLES_DIR) + "/rulesets/dwelling_allegiance_surcharge.toml");
+  ASSERT_TRUE(dwelling) << dwelling.error().message;
+  EXPECT_TRUE(dwelling->dwelling_allegiance_surcharge);
+  EXPECT_TRUE(dwelling->draws_from_card_text);
+  EXPECT_FALSE(dwelling->unpaid_gambit_morale_penalty);
+}
+
 TEST(Ruleset, DifferentContentHasADifferentHash) {
   auto a = core::parse_ruleset_toml("[muster]\ndraw_per_turn = 2\n");
   auto b = core::parse_ruleset_toml("[muster]\ndraw_per_turn = 3\n");

@@ -88,6 +88,22 @@ TEST(WarfareC_EveryCombat, AChargeWithNoCombatWhileTroopsStandAdjacentIsAViolati
                 "Ana's Charge leaves 'Ironclaw Lancer' on a1 unfought beside 'Paw Militia' on a2");
 }
 
+// The finding is reported when the phase closes, but it concerns the Charge
+// that left the combat unfought, not the Warfare Phase marker before it: a
+// judge stepping to `concerns` lands on the decision in dispute (probe e1).
+TEST(WarfareC_EveryCombat, AnUnfoughtCombatConcernsTheChargeDeclaredNotTheWarfareMarker) {
+  auto b = lancer_vs_militia();
+  b.act(kAna, charge());
+  const core::Seq declared = b.last_seq();
+  b.attrition(kAna);
+  const auto f = b.fold();
+  const auto hits = f.of("WAR-C.every-combat");
+  ASSERT_EQ(hits.size(), 1u) << f.all();
+  EXPECT_EQ(hits[0].concerns, declared) << f.all();
+  EXPECT_EQ(hits[0].seat, kAna);
+  EXPECT_NE(hits[0].seq, hits[0].concerns) << "reported at the phase's close, not at the Charge";
+}
+
 TEST(WarfareC_EveryCombat, AChargeThatFightsItsEligibleCombatIsClean) {
   auto b = lancer_vs_militia();
   b.act(kAna, charge()).act(kAna, duel("a1", 3, "a2", 2)).settle();

@@ -294,6 +294,52 @@ TEST(DeckConstruction_AllegianceRule, ASplashedHirelingCostsItsPrintedCost) {
   EXPECT_TRUE(f.state.seats[0].this_turn.provisions_paid);
 }
 
+// An off-faction Dwelling (rulings R-023): Ana's Claw army splashes two
+// Grain Carts (Paw Coalition, cost 0, supply 2) and plays one into her
+// Vanguard on a1. By default it owes nothing: the surcharge rides on the
+// Provision costs paid every Attrition Phase, and a Dwelling owes none.
+Battle claw_plays_a_grain_cart(const Ruleset& r = {}, bool list_it = false) {
+  auto army = claw_with("Supply Wagon", 2);
+  army.army.push_back({"Grain Cart", 2});
+  Battle b(table_with_army(army), r);
+  b.provision_turn().deploy({{"Grain Cart", "a1"}, {"Ironclaw Lancer", "b1"}}, {{"Paw Militia", "a2"}});
+  auto owed = b.owed(0);
+  if (list_it) owed.push_back({sq("a1"), "Grain Cart"});
+  b.attrition(0).pay(0, owed);
+  return b;
+}
+
+Ruleset dwelling_surcharge() {
+  Ruleset r;
+  r.dwelling_allegiance_surcharge = true;
+  return r;
+}
+
+TEST(DeckConstruction_AllegianceRule, AnOffFactionDwellingInTheVanguardOwesNoSurchargeByDefault) {
+  const auto b = claw_plays_a_grain_cart();
+  const auto f = b.fold();
+  expect_none(f, "ATT-3.listed");
+  EXPECT_EQ(core::provision_cost(f.state, 0, sample_catalog(), b.rules()), 2) << "the Lancer alone";
+  EXPECT_TRUE(f.state.seats[0].this_turn.provisions_paid);
+}
+
+TEST(DeckConstruction_AllegianceRule, UnderTheOptionAnOffFactionDwellingLeftUnlistedIsUnpaidAndOwesADiscard) {
+  const auto b = claw_plays_a_grain_cart(dwelling_surcharge());
+  const auto f = b.fold(dwelling_surcharge());
+  expect_single(f, "ATT-3.listed", b.last_seq(),
+                "Ana's Provisions payment does not say whether 'Grain Cart' on a1 is paid; it counts as unpaid");
+  EXPECT_EQ(core::provision_cost(f.state, 0, sample_catalog(), dwelling_surcharge()), 2 + 2);
+  EXPECT_EQ(f.state.seats[0].cards_owed_discard, 1) << "unpaid like a Gambit: a card in play that is no Troop";
+}
+
+TEST(DeckConstruction_AllegianceRule, UnderTheOptionAnOffFactionDwellingPaidWithinTheSupplyIsClean) {
+  const auto b = claw_plays_a_grain_cart(dwelling_surcharge(), true);
+  const auto f = b.fold(dwelling_surcharge());
+  expect_none(f, "ATT-3.listed");
+  expect_none(f, "ATT-3.supply");
+  EXPECT_EQ(f.state.seats[0].cards_owed_discard, 0);
+}
+
 // --- Turncoat (parked) ---------------------------------------------------------
 
 // Ana's Claw army splashes two Paw Militia (Bo's allegiance). Turn 1: Ana

@@ -67,6 +67,14 @@ TEST(WarfareC_EndOfLog, AChargeWithItsCombatsUnfoughtIsFoundWhereTheLogEnds) {
   expect_single(p.f, "WAR-C.every-combat", p.last, "unfought");
   expect_end_of_log(p, "WAR-C.every-combat");
   EXPECT_NE(p.open.find("Warfare"), std::string::npos) << p.open;
+  // Found at the log's end, it concerns the last Charge declared: the
+  // decision a judge steps to, not the Warfare marker before it.
+  core::Seq charge = ~core::Seq{0};
+  for (const core::Event& ev : p.events) {
+    if (std::holds_alternative<core::ChargeDeclared>(ev.payload)) charge = ev.seq;
+  }
+  ASSERT_NE(charge, ~core::Seq{0});
+  for (const core::Finding& f : p.f.of("WAR-C.every-combat")) EXPECT_EQ(f.concerns, charge) << f.message;
 }
 
 // e2: the log ends after a Muster part that drew one card.

@@ -107,10 +107,12 @@ struct Due {
   int priority = 2;     // 0 Gambits, 1 defeated Burrowed Troops that un-Burrowed, 2 other Troops
   bool on_grid = false; // a Troop standing on the battlefield
   int matched = 0;      // 1 paid, -1 unpaid
+  bool dwelling = false;// an off-faction Dwelling on the battlefield (dwelling_allegiance_surcharge, R-023)
 };
 
 std::string describe(const Due& d) {
-  return d.on_grid ? fmt::format("'{}' on {}", d.card, to_string(d.item.space)) : fmt::format("'{}'", d.card);
+  return d.on_grid || d.dwelling ? fmt::format("'{}' on {}", d.card, to_string(d.item.space))
+                                  : fmt::format("'{}'", d.card);
 }
 
 }  // namespace
@@ -137,6 +139,16 @@ void on(const Step& st, const ProvisionsPaid& p) {
     if (c == nullptr || c->type != CardType::Troop) continue;
     due.push_back(Due{PaidItem{s.space_of(i), slot->card}, slot->card, troop_cost(*slot, *c, seat->allegiance, rules),
                       2, true});
+  }
+  // R-023's option: an off-faction Dwelling on the battlefield owes its cost
+  // with the surcharge, first, as a card in play that is no Troop (a Gambit).
+  for (std::size_t i = 0; rules.dwelling_allegiance_surcharge && i < s.grid.size(); ++i) {
+    const auto& slot = s.grid[i];
+    if (!slot || slot->owner != st.ev.seat) continue;
+    const Card* c = catalog.find(slot->card);
+    if (c == nullptr || c->type != CardType::Dwelling) continue;
+    const int cost = card_cost(*c, seat->allegiance, rules);
+    if (cost > 0) due.push_back(Due{PaidItem{s.space_of(i), slot->card}, slot->card, cost, 0, false, 0, true});
   }
   for (const HeldCard& g : seat->gambits_in_play) {
     const Card* c = catalog.find(g.card);
@@ -170,7 +182,7 @@ void on(const Step& st, const ProvisionsPaid& p) {
   for (const PaidItem& item : p.unpaid) match(item, -1);
   for (Due& d : due) {
     if (d.matched == 0) {
-      st.report(!d.on_grid && d.item.space.valid() ? rule_id::kTroopWages : rule_id::kProvisionListed,
+      st.report(!d.on_grid && !d.dwelling && d.item.space.valid() ? rule_id::kTroopWages : rule_id::kProvisionListed,
                 fmt::format("{}'s Provisions payment does not say whether {} is paid; it counts as unpaid", seat->player, describe(d)));
       d.matched = -1;
     }

@@ -1,6 +1,8 @@
 // Muster Phase (../shared/rules, document "Muster Phase"): draw, Forage or
 // Return, the extra Gambit, play, move, Still Mustering.
 
+#include <cctype>
+
 #include <fmt/format.h>
 
 #include "rule_ids.hpp"
@@ -15,10 +17,57 @@ std::string_view kind_of(const Step& st, const Troop& t) {
   return c == nullptr ? std::string_view("card unknown to the catalog") : to_string(c->type);
 }
 
+// Cards of the drawer's in place whose text could allow one more draw, their
+// use unrecorded (rulings R-097): a Gambit in play or a Homeland card that
+// arrived on an earlier turn (Card Text Timing), a Troop of theirs on the
+// battlefield that entered on an earlier turn or whose text fires on its
+// trigger.
+std::vector<std::string> draw_text_sources(const Step& st, Seat seat) {
+  std::vector<std::string> out;
+  const SeatState& s = st.s.seats[seat];
+  for (const auto* zone : {&s.gambits_in_play, &s.homeland}) {
+    for (const HeldCard& h : *zone) {
+      const Card* c = st.ctx.catalog.find(h.card);
+      if (c != nullptr && h.since_turn < st.s.turn && says_draw(c->text)) out.push_back(h.card);
+    }
+  }
+  for (const auto& t : st.s.grid) {
+    if (!t || t->owner != seat) continue;
+    const Card* c = st.ctx.catalog.find(t->card);
+    if (c != nullptr && says_draw(c->text) && (t->entered_turn < st.s.turn || c->has(kQuirkTrigger))) {
+      out.push_back(t->card);
+    }
+  }
+  return out;
+}
+
+std::string quoted_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    out += i == 0 ? "" : (i + 1 == names.size() ? " and " : ", ");
+    out += fmt::format("'{}'", names[i]);
+  }
+  return out;
+}
+
 }  // namespace
 
+bool says_draw(std::string_view text) {
+  constexpr std::string_view kWord = "draw";
+  if (text.size() < kWord.size()) return false;
+  for (std::size_t i = 0; i + kWord.size() <= text.size(); ++i) {
+    bool same = true;
+    for (std::size_t k = 0; k < kWord.size() && same; ++k) {
+      same = static_cast<char>(std::tolower(static_cast<unsigned char>(text[i + k]))) == kWord[k];
+    }
+    if (same) return true;
+  }
+  return false;
+}
+
 // Muster Phase › a. Draw cards: exactly draw_per_turn cards (the shortfall is
-// checked when the part closes, see close_part).
+// checked when the part closes, see close_part). A recorded use of a card
+// whose text draws, or of Local Favor to draw, allows one more.
 void on(const Step& st, const CardsDrawn& d) {
   SeatState* seat = st.actor();
   if (seat == nullptr) return;
@@ -38,11 +87,19 @@ void on(const Step& st, const CardsDrawn& d) {
       if (st.ctx.rules.turncoat) ++seat->this_turn.turncoat_draws;
     }
   }
-  const int want = st.ctx.rules.draw_per_turn + seat->this_turn.turncoat_draws;
-  if (seat->this_turn.drawn > want) {
-    st.report(rule_id::kMusterDraw, fmt::format("{} drew {} card{} this turn, not {}", seat->player,
-                                                seat->this_turn.drawn, seat->this_turn.drawn == 1 ? "" : "s", want));
+  const int want = st.ctx.rules.draw_per_turn + seat->this_turn.turncoat_draws + seat->this_turn.text_draws;
+  if (seat->this_turn.drawn <= want) return;
+  const int beyond = seat->this_turn.drawn - want;
+  const auto sources = draw_text_sources(st, st.ev.seat);
+  if (st.ctx.rules.draws_from_card_text && beyond <= static_cast<int>(sources.size())) {
+    st.report(rule_id::kMusterDrawCardText,
+              fmt::format("{} drew {} cards this turn, {} beyond {}: {} could allow {}, but no use of {} is recorded",
+                          seat->player, seat->this_turn.drawn, beyond, want, quoted_list(sources),
+                          beyond == 1 ? "it" : "them", sources.size() == 1 ? "it" : "one"));
+    return;
   }
+  st.report(rule_id::kMusterDraw, fmt::format("{} drew {} card{} this turn, not {}", seat->player,
+                                              seat->this_turn.drawn, seat->this_turn.drawn == 1 ? "" : "s", want));
 }
 
 // Muster Phase › a.: Forage one card from hand to the Homeland, OR Return
@@ -352,6 +409,7 @@ void on(const Step& st, const AbilityUsed& a) {
               fmt::format("'{}' uses Phase-timed text on the turn it entered", t->card));
   }
   t->flags |= kTroopAbilityUsed;
+  if (card != nullptr && says_draw(card->text) && t->owner == st.ev.seat) ++st.s.seats[t->owner].this_turn.text_draws;
 }
 
 // An ability of a card off the battlefield: a Homeland card, a Gambit in
@@ -388,6 +446,8 @@ void off_battlefield_ability(const Step& st, const AbilityUsed& a) {
   if (phase_timed && held->since_turn == st.s.turn) {
     st.report(rule_id::kMusterPhaseTiming,
               fmt::format("'{}' uses Phase-timed text the turn it arrived (turn {})", name, held->since_turn));
+  } else if (says_draw(card->text)) {
+    ++seat->this_turn.text_draws;  // its draw is recorded next
   }
 }
 

@@ -21,6 +21,7 @@ inline constexpr std::string_view kMoraleLeader = "MOR.leader";
 
 inline constexpr std::string_view kMusterOrder = "MUS.order";
 inline constexpr std::string_view kMusterDraw = "MUS-a.draw";
+inline constexpr std::string_view kMusterDrawCardText = "MUS-a.draw-text";
 inline constexpr std::string_view kMusterForageOrReturn = "MUS-a.forage-or-return";
 inline constexpr std::string_view kMusterReturnedNotPlayable = "MUS-a.returned-not-playable";
 inline constexpr std::string_view kMusterExtraGambit = "MUS-a.extra-gambit";

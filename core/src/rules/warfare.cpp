@@ -235,7 +235,7 @@ void check_every_combat(const Step& st) {
     }
     const auto enemies = adjacent_enemies(st, sp, t->owner, false);
     if (enemies.empty()) continue;
-    st.report_for(s.this_turn.charger, s.part_started, rule_id::kCombatEveryEligible,
+    st.report_for(s.this_turn.charger, s.this_charge.declared_at, rule_id::kCombatEveryEligible,
               fmt::format("{}'s Charge leaves '{}' on {} unfought beside '{}' on {}: every eligible combat is resolved",
                           st.player(s.this_turn.charger), t->card, to_string(sp), s.at(enemies[0])->card,
                           to_string(enemies[0])));
@@ -441,6 +441,7 @@ void on(const Step& st, const ChargeDeclared& c) {
   s.this_turn.charge_declared = true;
   s.this_turn.charger = st.ev.seat;
   s.this_charge = {};
+  s.this_charge.declared_at = st.ev.seq;
   s.this_charge.last_combat_morale = INT_MAX;  // no combat yet: any Morale may lead
   for (auto& slot : s.grid) {
     if (slot) slot->flags &= static_cast<std::uint16_t>(~kTroopFoughtThisCharge);
@@ -487,6 +488,8 @@ void on(const Step& st, const LocalFavorUsed& u) {
   if (!live) {
     st.report(rule_id::kLocalFavor, fmt::format("{} uses Local Favor ('{}') without holding it", seat->player,
                                                 u.option));
+  } else if (says_draw(u.option)) {
+    ++seat->this_turn.text_draws;  // "draw one more card": the draw is recorded next
   }
   seat->local_favor_until_turn = 0;
 }

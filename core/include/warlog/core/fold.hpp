@@ -40,6 +40,8 @@ void apply(const Context& ctx, GameState& state, const Event& ev, std::vector<Fi
 // snapshots made by another engine version are discarded, never trusted.
 // 5: every Territory at its Threshold shares one final turn, and the log
 // says which Territory a Troop beside several goes beneath.
-inline constexpr std::uint32_t kEngineVersion = 5;
+// 6: a draw card text allows, an unfought combat concerns its
+// ChargeDeclared, and the Dwelling surcharge option.
+inline constexpr std::uint32_t kEngineVersion = 6;
 
 }  // namespace warlog::core

@@ -65,6 +65,8 @@ struct Ruleset {
   bool final_control_any_moment = false;    // Control held at any moment of the final turn answers a due Territory
   bool unpaid_gambit_morale_penalty = false;// an unpaid Gambit also puts its owner's Troops at Morale 0
   bool leader_from_morale = false;          // the fold derives the leader from Morale; the recorded one is checked
+  bool draws_from_card_text = true;         // a draw beyond 2 a card in place could allow, its use unrecorded, is a warning
+  bool dwelling_allegiance_surcharge = false;// an off-faction Dwelling in the Homeland supplies less the surcharge
 
   // Who sees what (docs/rulings.md › Visibility); read by the seat views of
   // the viewer, the report and the server, never by the fold.

@@ -82,6 +82,7 @@ struct SeatTurnScratch {
   CardPile turncoat_offer;         // drawn cards of the opponent's allegiance (Turncoat, parked)
   int turncoat_draws = 0;          // extra draws those cards allow
   bool recovered = false;          // Attrition › 1: a Lost Troop recovered, so the moves are over
+  int text_draws = 0;              // extra draws a recorded card text or Local Favor allows
   friend bool operator==(const SeatTurnScratch&, const SeatTurnScratch&) = default;
 };
 
@@ -156,6 +157,7 @@ struct ChargeScratch {
   int last_combat_morale = -1;        // Combat Resolution order: highest Morale first
   std::vector<Space> vacated;         // spaces emptied by a defeat during the Charge
   std::vector<Space> defenders_struck;// defenders that have dealt their damage
+  Seq declared_at = 0;                // the ChargeDeclared: an unfought combat is its finding
   friend bool operator==(const ChargeScratch&, const ChargeScratch&) = default;
 };
 
