@@ -72,6 +72,24 @@ TEST(MusterStepA_DrawCardText, AThirdDrawWithTheCardInPlaceButItsUseUnrecordedIs
   EXPECT_EQ(f.findings.size(), 1u) << f.all();
 }
 
+// Two Spore Caches in place: named once, with their count, and two draws
+// beyond are within what they could allow.
+TEST(MusterStepA_DrawCardText, TwoDrawCardsInPlaceAreNamedOnceWithTheirCount) {
+  Battle b(Table::against_weald());
+  b.provision_turn(kAna);
+  b.turn(kAna).muster(kAna).phase(Phase::Muster, kBo);
+  b.act(kBo, core::CardsDrawn{{"Spore Cache", b.fillers(kBo, {"Spore Cache"}, 1)[0]}});
+  b.act(kBo, core::GambitStocked{"Spore Cache"});
+  b.warfare().settle();
+  b.turn(kAna).muster(kAna).phase(Phase::Muster, kBo);
+  draw(b, 4);
+  const Folded f = b.fold();
+  expect_single(f, "MUS-a.draw-text", b.last_seq(),
+                "Bo drew 4 cards this turn, 2 beyond 2: 2 × 'Spore Cache' could allow them, but no use of one is "
+                "recorded");
+  expect_none(f, "MUS-a.draw");
+}
+
 TEST(MusterStepA_DrawCardText, AFourthDrawBeyondWhatTheCardsInPlaceAllowIsAViolation) {
   auto b = bo_with_a_spore_cache();
   draw(b, 4);

@@ -1,7 +1,9 @@
 // Muster Phase (../shared/rules, document "Muster Phase"): draw, Forage or
 // Return, the extra Gambit, play, move, Still Mustering.
 
+#include <algorithm>
 #include <cctype>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -41,11 +43,23 @@ std::vector<std::string> draw_text_sources(const Step& st, Seat seat) {
   return out;
 }
 
+// "'Spore Cache'", "2 × 'Spore Cache' and 'Briar Archer'": each card once,
+// with its count, in the order first found.
 std::string quoted_list(const std::vector<std::string>& names) {
+  std::vector<std::pair<std::string, int>> counted;
+  for (const std::string& n : names) {
+    auto it = std::find_if(counted.begin(), counted.end(), [&](const auto& c) { return c.first == n; });
+    if (it == counted.end()) {
+      counted.emplace_back(n, 1);
+    } else {
+      ++it->second;
+    }
+  }
   std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    out += i == 0 ? "" : (i + 1 == names.size() ? " and " : ", ");
-    out += fmt::format("'{}'", names[i]);
+  for (std::size_t i = 0; i < counted.size(); ++i) {
+    out += i == 0 ? "" : (i + 1 == counted.size() ? " and " : ", ");
+    out += counted[i].second == 1 ? fmt::format("'{}'", counted[i].first)
+                                  : fmt::format("{} × '{}'", counted[i].second, counted[i].first);
   }
   return out;
 }
