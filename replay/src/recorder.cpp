@@ -419,6 +419,8 @@ const std::vector<LocatedFinding>& Recorder::findings() const noexcept { return 
 std::optional<core::Seq> Recorder::ended_at() const noexcept { return impl_->ended_at; }
 core::NotationPlace Recorder::place() const noexcept { return impl_->session.place(); }
 const std::vector<core::SeatSetup>& Recorder::seats() const noexcept { return impl_->seats; }
+const core::Catalog& Recorder::catalog() const noexcept { return *impl_->catalog; }
+const core::Ruleset& Recorder::ruleset() const noexcept { return *impl_->ruleset; }
 
 std::string Recorder::where() const {
   // After `end` only a judge's backup or a void of the GameEnded records

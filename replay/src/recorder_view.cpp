@@ -116,8 +116,10 @@ std::optional<std::string> Recorder::Impl::command(std::string_view line) const 
   }
   if (!any) out += "\n  no cards on the battlefield";
   for (const auto& t : state.territories) {
-    out += fmt::format("\n  Territory {} at {}: {} beneath, held by {}", t.card, core::to_string(t.space), t.beneath,
-                       t.controller == core::kNoSeat ? std::string("nobody") : fmt::format("seat {}", t.controller + 1));
+    // Control is derived from the Troops beside it, never stored (rules › The Battlefield, R-017).
+    const core::Seat by = core::territory_controller(state, t, *catalog, *ruleset);
+    out += fmt::format("\n  Territory {} at {}: {} beneath, Controlled by {}", t.card, core::to_string(t.space), t.beneath,
+                       by == core::kNoSeat ? std::string("nobody") : fmt::format("seat {}", by + 1));
   }
   return out;
 }

@@ -136,7 +136,9 @@ json state_json(const replay::Recorder& r) {
   }
   json territories = json::array();
   for (const core::TerritoryState& t : st.territories) {
-    territories.push_back({{"space", core::to_string(t.space)}, {"card", t.card}, {"controller", seat1(t.controller)}});
+    // Control is derived from the Troops beside it, never stored.
+    const core::Seat by = core::territory_controller(st, t, r.catalog(), r.ruleset());
+    territories.push_back({{"space", core::to_string(t.space)}, {"card", t.card}, {"controller", seat1(by)}});
   }
   return json{{"game", r.game()},
               {"next_seq", r.next_seq()},

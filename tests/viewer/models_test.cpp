@@ -310,11 +310,35 @@ TEST(StateModel, ShowsTroopsWithSpaceCardOwnerAndBadges) {
   EXPECT_TRUE(cell(StateModel::Status).contains(QStringLiteral("mustering"))) << cell(StateModel::Status).toStdString();
 }
 
+// Control is derived from the Troops beside a Territory, never stored (the
+// state had a controller field no fold ever set, so the viewer showed every
+// Territory uncontrolled): a lone Lancer of Ana's beside the Old Mill on a2
+// Controls it, and one of Bo's beside it too contests it.
+TEST(BattlefieldFaces, ATerritoryShowsTheControlTheTroopsBesideItGive) {
+  const FirstBlood fb = first_blood();
+  core::GameState s = fb.at(0).state;
+  for (auto& slot : s.grid) slot.reset();
+  ASSERT_EQ(s.territories.size(), 1u);
+  ASSERT_EQ(core::to_string(s.territories[0].space), "a2");
+  s.at(*core::space_from_string("a1")) = core::Troop{"Ironclaw Lancer", 0};
+  const auto alone = battlefield_faces(s, fb.catalog(), fb.ruleset());
+  EXPECT_EQ(alone.territories.front().controller, 0);
+  bool shown = false;
+  for (const auto& sec : state_sections(s, fb.catalog(), fb.ruleset())) {
+    for (const auto& row : sec.rows) {
+      if (row.kind == StateModel::Kind::Territory) shown = row.seat == 0 && !row.cells[StateModel::Owner].isEmpty();
+    }
+  }
+  EXPECT_TRUE(shown) << "the Territories section names its controller";
+  s.at(*core::space_from_string("b2")) = core::Troop{"Paw Militia", 1};
+  EXPECT_EQ(battlefield_faces(s, fb.catalog(), fb.ruleset()).territories.front().controller, core::kNoSeat);
+}
+
 TEST(BattlefieldFaces, DrawEachTroopAndTerritoryFromTheState) {
   const FirstBlood fb = first_blood();
   const auto played = lancer_played(fb);
   ASSERT_TRUE(played);
-  const BattlefieldFaces faces = battlefield_faces(fb.at(*played).state, fb.catalog());
+  const BattlefieldFaces faces = battlefield_faces(fb.at(*played).state, fb.catalog(), fb.ruleset());
   EXPECT_EQ(faces.cols, 5);
   EXPECT_EQ(faces.rows, 3);
   const auto lancer = std::find_if(faces.troops.begin(), faces.troops.end(),
@@ -332,7 +356,7 @@ TEST(BattlefieldFaces, DrawEachTroopAndTerritoryFromTheState) {
   EXPECT_GT(faces.territories.front().threshold, 0);
 
   // Damage shows at the end, where the fight has happened.
-  const BattlefieldFaces end = battlefield_faces(fb.at(fb.events.size() - 1).state, fb.catalog());
+  const BattlefieldFaces end = battlefield_faces(fb.at(fb.events.size() - 1).state, fb.catalog(), fb.ruleset());
   int damage = 0;
   for (const auto& t : end.troops) damage += t.damage;
   int beneath = 0;
@@ -340,7 +364,7 @@ TEST(BattlefieldFaces, DrawEachTroopAndTerritoryFromTheState) {
   EXPECT_GT(damage + beneath, 0) << "first blood: a Troop is hurt or destroyed";
 
   BattlefieldView view;
-  view.show_state(fb.at(*played).state, fb.catalog(), fb.session->game().seats);
+  view.show_state(fb.at(*played).state, fb.catalog(), fb.ruleset(), fb.session->game().seats);
   EXPECT_EQ(view.faces().troops.size(), faces.troops.size());
   EXPECT_FALSE(view.scene()->items().isEmpty());
 }

@@ -141,7 +141,7 @@ QColor seat_colour(core::Seat seat) {
   return seat < 4 ? colours[seat] : QColor(Qt::gray);
 }
 
-BattlefieldFaces battlefield_faces(const core::GameState& s, const core::Catalog& catalog) {
+BattlefieldFaces battlefield_faces(const core::GameState& s, const core::Catalog& catalog, const core::Ruleset& rules) {
   BattlefieldFaces out;
   out.cols = s.cols;
   out.rows = s.rows;
@@ -166,8 +166,9 @@ BattlefieldFaces battlefield_faces(const core::GameState& s, const core::Catalog
   for (std::size_t i = 0; i < s.territories.size(); ++i) {
     const core::TerritoryState& t = s.territories[i];
     const core::Card* card = catalog.find(t.card);
-    out.territories.push_back(TerritoryFace{t.space, str(t.card), t.beneath, card ? card->threshold : 0, t.controller,
-                                            t.final_due});
+    // Control is derived from the Troops beside it, never stored.
+    out.territories.push_back(TerritoryFace{t.space, str(t.card), t.beneath, card ? card->threshold : 0,
+                                            core::territory_controller(s, t, catalog, rules), t.final_due});
   }
   return out;
 }
@@ -187,9 +188,9 @@ void BattlefieldView::clear_state() {
   scene()->clear();
 }
 
-void BattlefieldView::show_state(const core::GameState& state, const core::Catalog& catalog,
+void BattlefieldView::show_state(const core::GameState& state, const core::Catalog& catalog, const core::Ruleset& rules,
                                  std::vector<core::SeatSetup> seats) {
-  faces_ = battlefield_faces(state, catalog);
+  faces_ = battlefield_faces(state, catalog, rules);
   QGraphicsScene* sc = scene();
   sc->clear();
   const qreal w = kLabel + faces_.cols * (kCardWidth + kGap);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "warlog/core/catalog.hpp"
+#include "warlog/core/ruleset.hpp"
 #include "warlog/core/state.hpp"
 
 namespace warlog::viewer {
@@ -45,14 +46,16 @@ struct BattlefieldFaces {
   std::vector<TerritoryFace> territories;
 };
 
-[[nodiscard]] BattlefieldFaces battlefield_faces(const core::GameState& state, const core::Catalog& catalog);
+[[nodiscard]] BattlefieldFaces battlefield_faces(const core::GameState& state, const core::Catalog& catalog,
+                                                const core::Ruleset& rules);
 
 class BattlefieldView : public QGraphicsView {
   Q_OBJECT
 
  public:
   explicit BattlefieldView(QWidget* parent = nullptr);
-  void show_state(const core::GameState& state, const core::Catalog& catalog, std::vector<core::SeatSetup> seats);
+  void show_state(const core::GameState& state, const core::Catalog& catalog, const core::Ruleset& rules,
+                  std::vector<core::SeatSetup> seats);
   void clear_state();
   [[nodiscard]] const BattlefieldFaces& faces() const noexcept { return faces_; }
   // The legend drawn under the grid: "Seat 1: Alice" and its colour, per seat.

@@ -420,7 +420,7 @@ void MainWindow::on_moved(core::Seq) {
   const core::GameState seen = replay::view_of(m.state, perspective_, session_->ruleset());
   const core::GameState seen_before = replay::view_of(session_->before(), perspective_, session_->ruleset());
   state_->set_state(seen, session_->catalog(), session_->ruleset(), &seen_before);
-  battlefield_->show_state(seen, session_->catalog(), seats);
+  battlefield_->show_state(seen, session_->catalog(), session_->ruleset(), seats);
   charts_->set_current_turn(m.state.turn);
   changes_->set_changes(state_changes(seen_before, seen, session_->catalog(), session_->ruleset()));
   detail_tabs_->setTabText(0, tr("What changed (%1)").arg(changes_->rowCount()));

@@ -160,24 +160,25 @@ StateModel::SectionRows battlefield_section(const core::GameState& s, const core
 }
 
 StateModel::SectionRows territory_section(const core::GameState& s, const core::Catalog& catalog,
-                                          const std::vector<core::SeatSetup>& seats) {
+                                          const core::Ruleset& rules, const std::vector<core::SeatSetup>& seats) {
   StateModel::SectionRows sec;
   sec.title = QObject::tr("Territories");
   for (std::size_t i = 0; i < s.territories.size(); ++i) {
     const core::TerritoryState& t = s.territories[i];
     const core::Card* card = catalog.find(t.card);
+    const core::Seat by = core::territory_controller(s, t, catalog, rules);  // derived, never stored
     StateModel::Row r;
     r.kind = StateModel::Kind::Territory;
     r.key = str(core::to_string(t.space));
     r.cells[StateModel::Item] = r.key;
     r.cells[StateModel::Value] = str(t.card);
-    r.cells[StateModel::Owner] = t.controller == core::kNoSeat ? QString() : str(seat_name(seats, t.controller));
+    r.cells[StateModel::Owner] = by == core::kNoSeat ? QString() : str(seat_name(seats, by));
     r.cells[StateModel::Condition] = card ? QObject::tr("Threshold %1/%2").arg(t.beneath).arg(card->threshold)
                                           : QObject::tr("Threshold %1").arg(t.beneath);
     r.tooltip = QObject::tr("%1 destroyed Troops counted toward its Threshold").arg(t.beneath);
     if (t.final_due) r.cells[StateModel::Status] = QObject::tr("final turn");
     r.raw = t.beneath;
-    r.seat = t.controller == core::kNoSeat ? -1 : t.controller;
+    r.seat = by == core::kNoSeat ? -1 : by;
     sec.rows.push_back(std::move(r));
   }
   return sec;
@@ -192,7 +193,7 @@ std::vector<StateModel::SectionRows> state_sections(const core::GameState& state
   out.push_back(game_section(state, seats));
   for (core::Seat seat = 0; seat < core::kSeatCount; ++seat) out.push_back(seat_section(state, seat, catalog, rules, seats));
   out.push_back(battlefield_section(state, catalog, seats));
-  out.push_back(territory_section(state, catalog, seats));
+  out.push_back(territory_section(state, catalog, rules, seats));
   return out;
 }
 

@@ -199,6 +199,9 @@ class Recorder {
   [[nodiscard]] std::optional<core::Seq> ended_at() const noexcept;            // the GameEnded's seq
   [[nodiscard]] core::NotationPlace place() const noexcept;
   [[nodiscard]] const std::vector<core::SeatSetup>& seats() const noexcept;
+  // What the game is judged by: what derived facts (Control) are derived with.
+  [[nodiscard]] const core::Catalog& catalog() const noexcept;
+  [[nodiscard]] const core::Ruleset& ruleset() const noexcept;
   // "turn 3 warfare 1" (or "setup"), for a prompt.
   [[nodiscard]] std::string where() const;
 
