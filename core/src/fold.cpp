@@ -139,7 +139,6 @@ std::string check_invariants(const GameState& s) {
   if (s.leader != kNoSeat && s.leader >= kSeatCount) return "leader out of range";
   if (s.this_turn.charger != kNoSeat && s.this_turn.charger >= kSeatCount) return "charging seat out of range";
   for (const auto& t : s.territories) {
-    if (t.controller != kNoSeat && t.controller >= kSeatCount) return "a Territory's controller is no seat";
     if (s.created && !s.on_grid(t.space)) return "a Territory is off the battlefield";
     if (t.beneath < 0) return "a Territory has fewer than no cards beneath it";
     if (t.final_due && s.final_turn == 0) return "a Territory is due in a final turn that is not granted";

@@ -203,8 +203,7 @@ std::string to_text(const GameState& s) {
          t.owner + 1, t.damage, t.flags, t.entered_turn, t.unburrowed_turn, t.lost_turn);
   }
   for (const TerritoryState& t : s.territories) {
-    line("territory {} on {}: beneath {} controller {}", t.card, to_string(t.space), t.beneath,
-         t.controller == kNoSeat ? 0 : t.controller + 1);
+    line("territory {} on {}: beneath {}", t.card, to_string(t.space), t.beneath);
   }
   return out;
 }

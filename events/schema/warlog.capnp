@@ -408,7 +408,7 @@ struct Snapshot {
     card @0 :Text;
     space @1 :Space;
     beneath @2 :Int32;
-    controller @3 :UInt8 = 255;
+    controller @3 :UInt8 = 255;  # retired at engine version 7, never written: Control is derived (R-017)
     finalDue @4 :Bool;           # to be answered in the final turn (rulings R-072)
   }
 

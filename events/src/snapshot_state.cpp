@@ -42,7 +42,7 @@ static_assert(field_count<core::Troop>() == 7, "Troop changed: encode the new fi
 static_assert(field_count<core::HeldCard>() == 2, "HeldCard changed: encode it here and in Snapshot.HeldCard");
 static_assert(field_count<core::WageDue>() == 3, "WageDue changed: encode it here and in Snapshot.WageDue");
 static_assert(field_count<core::PlacedBeneath>() == 6, "Placement changed: encode it here and in Snapshot.Placement");
-static_assert(field_count<core::TerritoryState>() == 5, "TerritoryState changed: encode it here and in Snapshot.Territory");
+static_assert(field_count<core::TerritoryState>() == 4, "TerritoryState changed: encode it here and in Snapshot.Territory");
 
 // cols and rows are Int8: no battlefield has more cells than this.
 constexpr std::uint32_t kMaxGridCells = 127u * 127u;
@@ -148,7 +148,6 @@ void write_state(SnapshotSchema::State::Builder b, const core::GameState& s) {
     territories[i].setCard(tx(s.territories[i].card));
     write_space(territories[i].initSpace(), s.territories[i].space);
     territories[i].setBeneath(s.territories[i].beneath);
-    territories[i].setController(s.territories[i].controller);
     territories[i].setFinalDue(s.territories[i].final_due);
   }
   b.setNextSeq(s.next_seq);
@@ -301,7 +300,7 @@ core::GameState read_state(SnapshotSchema::State::Reader r) {
   for (unsigned i = 0; i < seats.size(); ++i) s.seats[i] = read_seat(seats[i]);
   for (auto t : r.getTerritories()) {
     s.territories.push_back(core::TerritoryState{text(t.getCard()), read_space(t.getSpace()), t.getBeneath(),
-                                                 t.getController(), t.getFinalDue()});
+                                                 t.getFinalDue()});
   }
 
   s.next_seq = r.getNextSeq();

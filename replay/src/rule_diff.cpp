@@ -107,16 +107,19 @@ Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const Rule
     const bool findings_differ = found_b != found_c;
     if (!diff.first && (findings_differ || !(state_b == state_c))) {
       Divergence d{diff_event_of(ev), {}, findings_differ};
-      if (!(state_b == state_c)) d.differences = state_differences(state_b, state_c, base.catalog, cand.catalog).told();
+      if (!(state_b == state_c)) d.differences = state_differences(state_b, state_c, base, cand).told();
       diff.first = std::move(d);
     }
-    if (diff.first && findings_differ) {
+    // A game the candidate's fold decided at an earlier event has its
+    // outcome: what the table played after it cannot make it undetermined.
+    const bool decided_before = state_c.decided_at && *state_c.decided_at < ev.seq;
+    if (diff.first && findings_differ && !decided_before) {
       // A violation only the candidate raises, about something whose folded
       // value differs: the recording no longer says what happened next.
       std::vector<core::Finding> fresh = minus(found_c, found_b, finding_key);
       std::erase_if(fresh, [](const core::Finding& f) { return f.severity != core::Severity::Violation; });
       if (!fresh.empty() && !(state_b == state_c)) {
-        const StateDifferences now = state_differences(state_b, state_c, base.catalog, cand.catalog);
+        const StateDifferences now = state_differences(state_b, state_c, base, cand);
         for (const core::Finding& f : fresh) {
           if (!names_a_subject(now, f.message)) continue;
           std::vector<core::Finding> one{f};

@@ -70,8 +70,8 @@ constexpr FlagWords kFlagWords[] = {
 
 class Teller {
  public:
-  Teller(const GameState& b, const GameState& c, const core::Catalog& bc, const core::Catalog& cc)
-      : b_(b), c_(c), bc_(bc), cc_(cc) {}
+  Teller(const GameState& b, const GameState& c, const core::Context& bx, const core::Context& cx)
+      : b_(b), c_(c), bc_(bx.catalog), cc_(cx.catalog), br_(bx.rules), cr_(cx.rules) {}
 
   StateDifferences tell() {
     frame();
@@ -291,12 +291,15 @@ class Teller {
         card(tc.card);
         say(fmt::format("{} has {} destroyed Troops beneath it instead of {}", subject, tc.beneath, tb.beneath));
       }
-      if (tb.controller != tc.controller) {
+      // Control is derived, never stored: derived under each side's rules.
+      const core::Seat held_b = core::territory_controller(b_, tb, bc_, br_);
+      const core::Seat held_c = core::territory_controller(c_, tc, cc_, cr_);
+      if (held_b != held_c) {
         card(tc.card);
-        player(tc.controller);
-        player(tb.controller);
+        player(held_c);
+        player(held_b);
         auto by = [this](core::Seat s) { return s == core::kNoSeat ? std::string("nobody") : who(s); };
-        say(fmt::format("{} is Controlled by {} instead of {}", subject, by(tc.controller), by(tb.controller)));
+        say(fmt::format("{} is Controlled by {} instead of {}", subject, by(held_c), by(held_b)));
       }
     }
   }
@@ -372,6 +375,8 @@ class Teller {
   const GameState& c_;
   const core::Catalog& bc_;
   const core::Catalog& cc_;
+  const core::Ruleset& br_;
+  const core::Ruleset& cr_;
   StateDifferences out_;
 };
 
@@ -397,8 +402,8 @@ std::vector<std::string> StateDifferences::told() const {
 }
 
 StateDifferences state_differences(const core::GameState& base, const core::GameState& cand,
-                                   const core::Catalog& base_catalog, const core::Catalog& cand_catalog) {
-  return Teller(base, cand, base_catalog, cand_catalog).tell();
+                                   const core::Context& base_ctx, const core::Context& cand_ctx) {
+  return Teller(base, cand, base_ctx, cand_ctx).tell();
 }
 
 bool names_a_subject(const StateDifferences& d, std::string_view message) {

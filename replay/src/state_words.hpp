@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "warlog/core/catalog.hpp"
+#include "warlog/core/fold.hpp"
 #include "warlog/core/state.hpp"
 
 namespace warlog::replay {
@@ -34,10 +35,10 @@ struct StateDifferences {
   [[nodiscard]] std::vector<std::string> told() const;
 };
 
-// cand under the candidate's catalog, base under the base's.
+// cand under the candidate's catalog and ruleset, base under the base's
+// (derived values, Control among them, are derived under each).
 [[nodiscard]] StateDifferences state_differences(const core::GameState& base, const core::GameState& cand,
-                                                 const core::Catalog& base_catalog,
-                                                 const core::Catalog& cand_catalog);
+                                                 const core::Context& base_ctx, const core::Context& cand_ctx);
 
 // Whether a finding's message names one of the subjects: a space as a word
 // ("e2", not "e21"), a card as the engine quotes it ('Weald Burrower'), or a

@@ -249,6 +249,8 @@ TEST(RuleDiffArchive, TheBurrowVariantChangesGeneratedGames) {
   const auto j = nlohmann::json::parse(r.out);
   const auto& summary = j.at("summary");
   EXPECT_GT(summary.at("findings_added").get<int>(), 0) << summary.dump();
+  // Some games the candidate decides earlier (a Supremacy the base does not
+  // derive): what the table played after that cannot make them undetermined.
   EXPECT_GT(summary.at("outcome").get<int>(), 0) << summary.dump();
   EXPECT_GT(summary.at("unchanged").get<int>(), 0) << "games without a Burrowed Troop stay as they were";
   std::size_t flipped = 0;

@@ -115,7 +115,7 @@ core::GameState rich_state() {
     p.this_turn.turncoat_offer = {{"Claw Musketeer", 1}};
     p.this_turn.turncoat_draws = 2;
   }
-  s.territories = {{"Old Mill", Space{1, 1}, 2, 0}, {"Ford", Space{2, 2}, 0, kNoSeat, true}};
+  s.territories = {{"Old Mill", Space{1, 1}, 2}, {"Ford", Space{2, 2}, 0, true}};
   s.next_seq = 1'000'001;
   s.turn = 17;
   s.phase = Phase::Attrition;
@@ -193,10 +193,9 @@ TEST(SnapshotCodec, EachFieldChangedAloneComesBack) {
       {"wage unburrowed", [](GameState& s) { s.seats[1].this_turn.wages_due.push_back({"", Space{}, true}); }},
       {"turncoat offer", [](GameState& s) { ++s.seats[1].this_turn.turncoat_offer["Pile"]; }},
       {"turncoat draws", [](GameState& s) { ++s.seats[1].this_turn.turncoat_draws; }},
-      {"territories", [](GameState& s) { s.territories.push_back({"T", Space{0, 0}, 0, kNoSeat}); }},
-      {"beneath", [](GameState& s) { s.territories.push_back({"", Space{}, 1, kNoSeat}); }},
-      {"controller", [](GameState& s) { s.territories.push_back({"", Space{}, 0, 1}); }},
-      {"final due", [](GameState& s) { s.territories.push_back({"", Space{}, 0, kNoSeat, true}); }},
+      {"territories", [](GameState& s) { s.territories.push_back({"T", Space{0, 0}, 0}); }},
+      {"beneath", [](GameState& s) { s.territories.push_back({"", Space{}, 1}); }},
+      {"final due", [](GameState& s) { s.territories.push_back({"", Space{}, 0, true}); }},
       {"next_seq", [](GameState& s) { ++s.next_seq; }},
       {"turn", [](GameState& s) { ++s.turn; }},
       {"phase", [](GameState& s) { s.phase = s.phase == Phase::End ? Phase::Muster : Phase::End; }},

@@ -84,7 +84,7 @@ void on(const Step& st, const GameCreated& g) {
       continue;
     }
     if (!st.on_grid(t.space, "Territory space")) continue;
-    s.territories.push_back(TerritoryState{t.card, t.space, 0, kNoSeat});
+    s.territories.push_back(TerritoryState{t.card, t.space, 0});
   }
 }
 

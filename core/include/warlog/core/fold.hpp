@@ -42,6 +42,6 @@ void apply(const Context& ctx, GameState& state, const Event& ev, std::vector<Fi
 // says which Territory a Troop beside several goes beneath.
 // 6: a draw card text allows, an unfought combat concerns its
 // ChargeDeclared, and the Dwelling surcharge option.
-inline constexpr std::uint32_t kEngineVersion = 6;
+inline constexpr std::uint32_t kEngineVersion = 7;
 
 }  // namespace warlog::core

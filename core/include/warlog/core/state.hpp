@@ -119,7 +119,8 @@ struct TerritoryState {
   std::string card;
   Space space;
   int beneath = 0;           // destroyed Troops counted toward its Threshold
-  Seat controller = kNoSeat;
+  // No controller: Control is derived from the Troops beside it
+  // (core::territory_controller, R-017), never stored.
   bool final_due = false;    // at its Threshold when the final turn was granted: to be answered
   friend bool operator==(const TerritoryState&, const TerritoryState&) = default;
 };
