@@ -98,21 +98,183 @@ void check_supremacy(const Step& st) {
 }
 
 // --- 3. Pay Provision Costs --------------------------------------------------
+// One payment in named steps: what the seat owes (owed_costs), what the log
+// says of each (listed_as), whether the supply covers what it paid
+// (check_supply), Payment priority (check_priority), Failing to pay
+// (apply_failures).
 namespace {
+
+// Payment priority's three classes, paid in this order (Attrition › 3.).
+enum class PaymentClass : std::uint8_t {
+  Gambits,           // Gambits (and, under R-023's option, an off-faction Dwelling)
+  UnBurrowedWages,   // defeated Burrowed Troops that un-Burrowed this turn
+  Troops,            // all other Troops: on the battlefield, or destroyed and owed wages
+};
+
+// What owes the cost.
+enum class Owing : std::uint8_t {
+  TroopOnBattlefield,
+  Dwelling,  // off-faction, under dwelling_allegiance_surcharge
+  Gambit,
+  Wages,     // a Troop destroyed this turn (Troop Wages)
+};
+
+// What the log's payment says of it.
+enum class Listed : std::uint8_t { Unlisted, Paid, Unpaid };
 
 struct Due {
   PaidItem item;
   std::string card;
   int cost = 0;
-  int priority = 2;     // 0 Gambits, 1 defeated Burrowed Troops that un-Burrowed, 2 other Troops
-  bool on_grid = false; // a Troop standing on the battlefield
-  int matched = 0;      // 1 paid, -1 unpaid
-  bool dwelling = false;// an off-faction Dwelling on the battlefield (dwelling_allegiance_surcharge, R-023)
+  PaymentClass cls = PaymentClass::Troops;
+  Owing owing = Owing::TroopOnBattlefield;
+  Listed listed = Listed::Unlisted;
 };
 
 std::string describe(const Due& d) {
-  return d.on_grid || d.dwelling ? fmt::format("'{}' on {}", d.card, to_string(d.item.space))
-                                  : fmt::format("'{}'", d.card);
+  return d.owing == Owing::TroopOnBattlefield || d.owing == Owing::Dwelling
+             ? fmt::format("'{}' on {}", d.card, to_string(d.item.space))
+             : fmt::format("'{}'", d.card);
+}
+
+// Failing to pay: an unpaid card of these classes owes a discard.
+bool owes_discard_if_unpaid(PaymentClass c) { return c != PaymentClass::Troops; }
+
+std::vector<Due> owed_costs(const Step& st, const SeatState& seat) {
+  const GameState& s = st.s;
+  const Catalog& catalog = st.ctx.catalog;
+  const Ruleset& rules = st.ctx.rules;
+  std::vector<Due> due;
+  for (std::size_t i = 0; i < s.grid.size(); ++i) {
+    const auto& slot = s.grid[i];
+    if (!slot || slot->owner != st.ev.seat) continue;
+    const Card* c = catalog.find(slot->card);
+    if (c == nullptr || c->type != CardType::Troop) continue;
+    due.push_back(Due{PaidItem{s.space_of(i), slot->card}, slot->card, troop_cost(*slot, *c, seat.allegiance, rules),
+                      PaymentClass::Troops, Owing::TroopOnBattlefield});
+  }
+  // R-023's option: an off-faction Dwelling on the battlefield owes its cost
+  // with the surcharge, first, as a card in play that is no Troop (a Gambit).
+  for (std::size_t i = 0; rules.dwelling_allegiance_surcharge && i < s.grid.size(); ++i) {
+    const auto& slot = s.grid[i];
+    if (!slot || slot->owner != st.ev.seat) continue;
+    const Card* c = catalog.find(slot->card);
+    if (c == nullptr || c->type != CardType::Dwelling) continue;
+    const int cost = card_cost(*c, seat.allegiance, rules);
+    if (cost > 0) {
+      due.push_back(Due{PaidItem{s.space_of(i), slot->card}, slot->card, cost, PaymentClass::Gambits, Owing::Dwelling});
+    }
+  }
+  for (const HeldCard& g : seat.gambits_in_play) {
+    const Card* c = catalog.find(g.card);
+    if (c != nullptr) {
+      due.push_back(Due{PaidItem{Space{}, g.card}, g.card, card_cost(*c, seat.allegiance, rules), PaymentClass::Gambits,
+                        Owing::Gambit});
+    }
+  }
+  for (const WageDue& w : seat.this_turn.wages_due) {
+    const Card* c = catalog.find(w.card);
+    if (c != nullptr) {
+      due.push_back(Due{PaidItem{w.space, w.card}, w.card, card_cost(*c, seat.allegiance, rules),
+                        w.unburrowed ? PaymentClass::UnBurrowedWages : PaymentClass::Troops, Owing::Wages});
+    }
+  }
+  return due;
+}
+
+// Matches each listed item to an owed card: a space names a Troop on the
+// battlefield (or a destroyed one owed wages), a name a Gambit or wage. What
+// the payment does not mention counts as unpaid, and is a finding.
+void listed_as(const Step& st, const SeatState& seat, const ProvisionsPaid& p, std::vector<Due>& due) {
+  auto match = [&](const PaidItem& item, Listed how) {
+    auto it = std::find_if(due.begin(), due.end(), [&](const Due& d) {
+      if (d.listed != Listed::Unlisted) return false;
+      if (item.space.valid()) return d.item.space == item.space && (item.card.empty() || item.card == d.card);
+      return d.card == item.card;
+    });
+    if (it == due.end()) {
+      st.report(rule_id::kProvisionListed,
+                fmt::format("{} lists {} {}, which owes no Provisions now (or is listed twice)", seat.player,
+                            item.space.valid() ? to_string(item.space) : "'" + item.card + "'",
+                            how == Listed::Paid ? "as paid" : "as unpaid"));
+      return;
+    }
+    it->listed = how;
+  };
+  for (const PaidItem& item : p.paid) match(item, Listed::Paid);
+  for (const PaidItem& item : p.unpaid) match(item, Listed::Unpaid);
+  for (Due& d : due) {
+    if (d.listed != Listed::Unlisted) continue;
+    st.report(d.owing == Owing::Wages && d.item.space.valid() ? rule_id::kTroopWages : rule_id::kProvisionListed,
+              fmt::format("{}'s Provisions payment does not say whether {} is paid; it counts as unpaid", seat.player,
+                          describe(d)));
+    d.listed = Listed::Unpaid;
+  }
+}
+
+// The cost of what was paid against the supply left after recovery.
+void check_supply(const Step& st, const SeatState& seat, const std::vector<Due>& due) {
+  const Catalog& catalog = st.ctx.catalog;
+  const int supply = provision_supply(st.s, st.ev.seat, catalog, st.ctx.rules) - seat.this_turn.recovery_spent;
+  int paid = 0;
+  std::string surcharged;
+  for (const Due& d : due) {
+    if (d.listed != Listed::Paid) continue;
+    paid += d.cost;
+    const Card* c = catalog.find(d.card);
+    if (c != nullptr && d.cost > c->provision_cost) {
+      surcharged += fmt::format("{}{} +{}", surcharged.empty() ? "" : ", ", describe(d), d.cost - c->provision_cost);
+    }
+  }
+  if (paid > 0 && paid > supply && !st.ctx.rules.overspend_provisions) {
+    st.report(rule_id::kProvisionSupply,
+              fmt::format("{} provisions cards costing {} with {} supply left{}{}", seat.player, paid, supply,
+                          surcharged.empty() ? "" : "; Allegiance surcharge included: ", surcharged));
+  }
+}
+
+// Payment priority: nothing of a later class paid while an earlier one is not.
+void check_priority(const Step& st, const SeatState& seat, const std::vector<Due>& due) {
+  for (const Due& unpaid : due) {
+    if (unpaid.listed != Listed::Unpaid) continue;
+    for (const Due& other : due) {
+      if (other.listed == Listed::Paid && other.cls > unpaid.cls) {
+        st.report(rule_id::kPaymentPriority, fmt::format("{} pays {} but leaves {} unpaid, which must be paid first",
+                                                         seat.player, describe(other), describe(unpaid)));
+        break;
+      }
+    }
+  }
+}
+
+// Failing to pay (and Shocked Troops): discards owed, Morale 0, flight.
+void apply_failures(const Step& st, SeatState& seat, const std::vector<Due>& due) {
+  GameState& s = st.s;
+  const Catalog& catalog = st.ctx.catalog;
+  bool discard_owed = false;
+  for (const Due& d : due) {
+    if (d.listed != Listed::Unpaid) continue;
+    if (owes_discard_if_unpaid(d.cls)) {
+      ++seat.cards_owed_discard;
+      discard_owed = true;
+    }
+    if (d.owing != Owing::TroopOnBattlefield) continue;
+    Troop& t = *s.at(d.item.space);
+    t.flags |= kTroopUnprovisioned;
+    const Card* c = catalog.find(t.card);
+    const bool shocked = (c != nullptr && c->has(kQuirkShocked)) ||
+                         (seat.allegiance == Allegiance::PawCoalition && seat.rabble_side);
+    if (shocked) flee(st, d.item.space);
+  }
+  // "On top of the Morale penalty" read as the owner's (rulings R-012's
+  // option): a card that owes a discard also puts every Troop of its owner
+  // at Morale 0, those the log paid included. By default a Gambit has no
+  // Morale to lose, and the payment priority leaves the Troops unpaid anyway.
+  if (discard_owed && st.ctx.rules.unpaid_gambit_morale_penalty) {
+    for (auto& slot : s.grid) {
+      if (slot && slot->owner == st.ev.seat && is_troop(*slot, catalog)) slot->flags |= kTroopUnprovisioned;
+    }
+  }
 }
 
 }  // namespace
@@ -128,121 +290,11 @@ void on(const Step& st, const ProvisionsPaid& p) {
     st.report(rule_id::kProvisionListed, fmt::format("{} pays Provision costs a second time this turn", seat->player));
   }
   seat->this_turn.provisions_paid = true;
-  const Catalog& catalog = st.ctx.catalog;
-  const Ruleset& rules = st.ctx.rules;
-
-  std::vector<Due> due;
-  for (std::size_t i = 0; i < s.grid.size(); ++i) {
-    const auto& slot = s.grid[i];
-    if (!slot || slot->owner != st.ev.seat) continue;
-    const Card* c = catalog.find(slot->card);
-    if (c == nullptr || c->type != CardType::Troop) continue;
-    due.push_back(Due{PaidItem{s.space_of(i), slot->card}, slot->card, troop_cost(*slot, *c, seat->allegiance, rules),
-                      2, true});
-  }
-  // R-023's option: an off-faction Dwelling on the battlefield owes its cost
-  // with the surcharge, first, as a card in play that is no Troop (a Gambit).
-  for (std::size_t i = 0; rules.dwelling_allegiance_surcharge && i < s.grid.size(); ++i) {
-    const auto& slot = s.grid[i];
-    if (!slot || slot->owner != st.ev.seat) continue;
-    const Card* c = catalog.find(slot->card);
-    if (c == nullptr || c->type != CardType::Dwelling) continue;
-    const int cost = card_cost(*c, seat->allegiance, rules);
-    if (cost > 0) due.push_back(Due{PaidItem{s.space_of(i), slot->card}, slot->card, cost, 0, false, 0, true});
-  }
-  for (const HeldCard& g : seat->gambits_in_play) {
-    const Card* c = catalog.find(g.card);
-    if (c != nullptr) due.push_back(Due{PaidItem{Space{}, g.card}, g.card, card_cost(*c, seat->allegiance, rules), 0});
-  }
-  for (const WageDue& w : seat->this_turn.wages_due) {
-    const Card* c = catalog.find(w.card);
-    if (c != nullptr) {
-      due.push_back(Due{PaidItem{w.space, w.card}, w.card, card_cost(*c, seat->allegiance, rules), w.unburrowed ? 1 : 2});
-    }
-  }
-
-  // Match each listed item to an owed card: a space names a Troop on the
-  // battlefield (or a destroyed one owed wages), a name a Gambit or wage.
-  auto match = [&](const PaidItem& item, int how) {
-    auto it = std::find_if(due.begin(), due.end(), [&](const Due& d) {
-      if (d.matched != 0) return false;
-      if (item.space.valid()) return d.item.space == item.space && (item.card.empty() || item.card == d.card);
-      return d.card == item.card;
-    });
-    if (it == due.end()) {
-      st.report(rule_id::kProvisionListed,
-                fmt::format("{} lists {} {}, which owes no Provisions now (or is listed twice)", seat->player,
-                            item.space.valid() ? to_string(item.space) : "'" + item.card + "'",
-                            how > 0 ? "as paid" : "as unpaid"));
-      return;
-    }
-    it->matched = how;
-  };
-  for (const PaidItem& item : p.paid) match(item, 1);
-  for (const PaidItem& item : p.unpaid) match(item, -1);
-  for (Due& d : due) {
-    if (d.matched == 0) {
-      st.report(!d.on_grid && !d.dwelling && d.item.space.valid() ? rule_id::kTroopWages : rule_id::kProvisionListed,
-                fmt::format("{}'s Provisions payment does not say whether {} is paid; it counts as unpaid", seat->player, describe(d)));
-      d.matched = -1;
-    }
-  }
-
-  // Cost of what was paid against the supply left after recovery.
-  const int supply = provision_supply(s, st.ev.seat, catalog, rules) - seat->this_turn.recovery_spent;
-  int paid = 0;
-  std::string surcharged;
-  for (const Due& d : due) {
-    if (d.matched != 1) continue;
-    paid += d.cost;
-    const Card* c = catalog.find(d.card);
-    if (c != nullptr && d.cost > c->provision_cost) {
-      surcharged += fmt::format("{}{} +{}", surcharged.empty() ? "" : ", ", describe(d), d.cost - c->provision_cost);
-    }
-  }
-  if (paid > 0 && paid > supply && !rules.overspend_provisions) {
-    st.report(rule_id::kProvisionSupply,
-              fmt::format("{} provisions cards costing {} with {} supply left{}{}", seat->player, paid, supply,
-                          surcharged.empty() ? "" : "; Allegiance surcharge included: ", surcharged));
-  }
-
-  // Payment priority: nothing of a later class paid while an earlier one is not.
-  for (const Due& unpaid : due) {
-    if (unpaid.matched != -1) continue;
-    for (const Due& other : due) {
-      if (other.matched == 1 && other.priority > unpaid.priority) {
-        st.report(rule_id::kPaymentPriority, fmt::format("{} pays {} but leaves {} unpaid, which must be paid first",
-                                                         seat->player, describe(other), describe(unpaid)));
-        break;
-      }
-    }
-  }
-
-  // Failing to pay.
-  bool discard_owed = false;
-  for (const Due& d : due) {
-    if (d.matched != -1) continue;
-    if (d.priority < 2) {
-      ++seat->cards_owed_discard;
-      discard_owed = true;
-    }
-    if (!d.on_grid) continue;
-    Troop& t = *s.at(d.item.space);
-    t.flags |= kTroopUnprovisioned;
-    const Card* c = catalog.find(t.card);
-    const bool shocked = (c != nullptr && c->has(kQuirkShocked)) ||
-                         (seat->allegiance == Allegiance::PawCoalition && seat->rabble_side);
-    if (shocked) flee(st, d.item.space);
-  }
-  // "On top of the Morale penalty" read as the owner's (rulings R-012's
-  // option): a card that owes a discard also puts every Troop of its owner
-  // at Morale 0, those the log paid included. By default a Gambit has no
-  // Morale to lose, and the payment priority leaves the Troops unpaid anyway.
-  if (discard_owed && rules.unpaid_gambit_morale_penalty) {
-    for (auto& slot : s.grid) {
-      if (slot && slot->owner == st.ev.seat && is_troop(*slot, catalog)) slot->flags |= kTroopUnprovisioned;
-    }
-  }
+  std::vector<Due> due = owed_costs(st, *seat);
+  listed_as(st, *seat, p, due);
+  check_supply(st, *seat, due);
+  check_priority(st, *seat, due);
+  apply_failures(st, *seat, due);
   seat->this_turn.wages_due.clear();
 }
 
