@@ -129,6 +129,19 @@ std::string close_log(const Context& ctx, GameState& state, std::vector<Finding>
   return where;
 }
 
+std::int64_t cards_in_places(const GameState& s) {
+  std::int64_t placed = 0;
+  for (const SeatState& seat : s.seats) {
+    for (const CardPile* pile : {&seat.deck, &seat.orders, &seat.hand, &seat.discard}) {
+      for (const auto& [card, n] : *pile) placed += n;
+    }
+    placed += static_cast<std::int64_t>(seat.homeland.size() + seat.gambits_in_play.size());
+  }
+  placed += std::count_if(s.grid.begin(), s.grid.end(), [](const auto& slot) { return slot.has_value(); });
+  for (const auto& t : s.territories) placed += t.beneath;
+  return placed;
+}
+
 std::string check_invariants(const GameState& s) {
   // Indices the handlers use without a further check: a snapshot's state
   // comes from bytes, and decode_snapshot refuses what fails here (fuzz
@@ -167,6 +180,10 @@ std::string check_invariants(const GameState& s) {
       }
     }
     if (seat.this_turn.drawn < 0) return "negative draw count";
+  }
+  // Card conservation: every registered card is in exactly one place.
+  if (const std::int64_t placed = cards_in_places(s); placed != s.cards_in_game) {
+    return fmt::format("{} cards are in the game's places, but the armies registered {}", placed, s.cards_in_game);
   }
   return "";
 }

@@ -468,5 +468,6 @@ struct Snapshot {
     placedThisTurn @38 :List(Placement);
     decidedTurn @39 :UInt16;     # the turn the game was decided in; 0 while undecided
     chargeDeclaredAt @40 :UInt64; # the ChargeDeclared of the Charge under way
+    cardsInGame @41 :Int64;       # cards both armies registered: conserved by every fold (check_invariants)
   }
 }

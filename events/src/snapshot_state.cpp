@@ -32,7 +32,7 @@ consteval std::size_t field_count() {
     return sizeof...(A);
   }
 }
-static_assert(field_count<core::GameState>() == 26, "GameState changed: encode the new field here and in Snapshot.State");
+static_assert(field_count<core::GameState>() == 27, "GameState changed: encode the new field here and in Snapshot.State");
 static_assert(field_count<core::TurnScratch>() == 9, "TurnScratch changed: encode the new field here and in Snapshot.State");
 static_assert(field_count<core::ChargeScratch>() == 4, "ChargeScratch changed: encode it here and in Snapshot.State");
 static_assert(field_count<core::SeatState>() == 14, "SeatState changed: encode the new field here and in Snapshot.Seat");
@@ -192,6 +192,7 @@ void write_state(SnapshotSchema::State::Builder b, const core::GameState& s) {
   if (s.decided_at) b.setDecidedAt(*s.decided_at);
   b.setDecidedTurn(s.decided_turn);
   b.setPlayAfterEndReported(s.play_after_end_reported);
+  b.setCardsInGame(s.cards_in_game);
   b.setMoraleChecked(s.this_turn.morale_checked);
   b.setPartStarted(s.part_started);
 }
@@ -331,6 +332,7 @@ core::GameState read_state(SnapshotSchema::State::Reader r) {
   if (r.getHasDecidedAt()) s.decided_at = r.getDecidedAt();
   s.decided_turn = r.getDecidedTurn();
   s.play_after_end_reported = r.getPlayAfterEndReported();
+  s.cards_in_game = r.getCardsInGame();
   s.this_turn.morale_checked = r.getMoraleChecked();
   s.part_started = r.getPartStarted();
   return s;

@@ -374,6 +374,24 @@ TEST(DeckConstruction_Turncoat, WithTheOptionOnTheOpponentPlaysTheDrawAndTheDraw
   EXPECT_EQ(core::provision_cost(f.state, 1, sample_catalog(), r), 1 + 2);
 }
 
+// The drawer discarded the offered card before the opponent plays it: it is
+// in no hand, so the play is a zone error and no card comes from nowhere
+// (card conservation, checked after every event).
+TEST(DeckConstruction_Turncoat, AnOfferNoLongerInTheDrawersHandIsNotPlayed) {
+  Ruleset r;
+  r.turncoat = true;
+  Battle b(claw_splashing_paw(), r);
+  b.turn(0).muster(0, "Paw Militia", "Ironclaw Lancer").act(0, core::CardsDrawn{{"Claw Musketeer"}});
+  b.act(0, core::CardsDiscarded{{"Paw Militia"}});
+  b.muster(1, "Grain Cart", "Paw Slinger").play(1, "Paw Militia", "a2");
+  const auto f = b.fold();
+  EXPECT_FALSE(f.of("LOG.zone").empty()) << f.all();
+  EXPECT_FALSE(f.state.at(sq("a2")).has_value());
+  EXPECT_EQ(testing::count(f.state.seats[1].hand, "Paw Militia"), 0);
+  EXPECT_EQ(testing::count(f.state.seats[0].discard, "Paw Militia"), 1);
+  EXPECT_EQ(core::check_invariants(f.state), "");
+}
+
 TEST(DeckConstruction_Turncoat, ParkedTheExtraDrawIsAViolation) {
   const auto b = [] {
     Battle x(claw_splashing_paw());

@@ -39,6 +39,21 @@ TEST(DeckConstruction_Contents, ATerritoryCardInAnArmyDeckIsAViolation) {
   expect_single(f, "DECK.contents", 1, "Ana's Army Deck holds 1 'Old Mill', a Territory");
 }
 
+// Played, the Territory card is a finding and leaves the hand for the
+// discard pile: it had vanished from every place, and card conservation
+// (check_invariants, run after every event here) now holds.
+TEST(DeckConstruction_Contents, ATerritoryCardPlayedIsAViolationAndGoesToTheDiscard) {
+  Table t;
+  t.armies[0].army.push_back({"Old Mill", 1});
+  Battle b(std::move(t));
+  b.turn(0).muster(0, "Old Mill", "Paw Militia").play(0, "Old Mill", "a1");
+  const auto f = b.fold();
+  EXPECT_FALSE(f.of("MUS-b.vanguard").empty()) << f.all();
+  EXPECT_EQ(testing::count(f.state.seats[kAna].hand, "Old Mill"), 0);
+  EXPECT_EQ(testing::count(f.state.seats[kAna].discard, "Old Mill"), 1);
+  EXPECT_EQ(core::check_invariants(f.state), "");
+}
+
 TEST(DeckConstruction_Contents, AnArmyAbilityCardInTheOrdersDeckIsAViolation) {
   Table t;
   t.armies[0].orders.push_back({"Claw Orders", 1});

@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "battle_builder.hpp"
 #include "game_builder.hpp"
 
 namespace warlog {
@@ -105,6 +106,40 @@ TEST(HostileFold, AChargeByTheLeaderIsDeclared) {
   EXPECT_EQ(f.state.this_turn.charger, 0);
   EXPECT_TRUE(f.state.this_turn.charge_declared);
   EXPECT_TRUE(f.of("LOG.actor").empty()) << f.all();
+}
+
+}  // namespace
+}  // namespace warlog
+
+namespace warlog {
+namespace {
+
+// Card conservation: every card the armies registered is in exactly one
+// place. A folded game holds; a card out of nowhere, or one gone from every
+// place, is refused (and so is a snapshot carrying such a state).
+TEST(CheckInvariants, CardConservationHoldsForAFoldedGameAndFailsForACardGainedOrLost) {
+  testing::Battle b;
+  b.turn(0).musters();
+  const auto f = b.fold();
+  ASSERT_EQ(core::check_invariants(f.state), "");
+  ASSERT_GT(f.state.cards_in_game, 0);
+
+  core::GameState gained = f.state;
+  ++gained.seats[0].hand["Paw Militia"];
+  EXPECT_NE(core::check_invariants(gained).find("cards are in the game's places"), std::string::npos);
+
+  core::GameState lost = f.state;
+  ASSERT_FALSE(lost.seats[1].deck.empty());
+  auto first = lost.seats[1].deck.begin();
+  if (--first->second == 0) lost.seats[1].deck.erase(first);
+  EXPECT_NE(core::check_invariants(lost), "");
+
+  core::GameState moved = f.state;  // a card moved, not made: still whole
+  auto card = moved.seats[1].deck.begin();
+  const std::string name = card->first;
+  if (--card->second == 0) moved.seats[1].deck.erase(card);
+  ++moved.seats[1].discard[name];
+  EXPECT_EQ(core::check_invariants(moved), "");
 }
 
 }  // namespace

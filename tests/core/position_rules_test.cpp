@@ -48,6 +48,33 @@ TEST(MusterMovement_Shift, SwappingOwnTroopsAsCardsArePlayedIsClean) {
   EXPECT_EQ(f.state.at(sq("b1"))->card, "Ironclaw Lancer");
 }
 
+// A shift onto a space another card holds leaves the Troop on its owner's
+// Vanguard row; with that row full, back where it stood: never nowhere
+// (card conservation, check_invariants; found by fuzz_smoke.snapshot, where
+// the Troop vanished from the state).
+TEST(MusterMovement_Shift, AShiftOntoAnOccupiedSpaceWithAFullVanguardPutsTheTroopBackWhereItStood) {
+  auto b = ana_plays_two();
+  auto f = b.fold();
+  core::GameState& s = f.state;
+  // Ana's Lancer has advanced to a2; her Vanguard row (row 1) is full.
+  s.at(sq("a2")) = *s.at(sq("a1"));
+  s.at(sq("a1")).reset();
+  for (const char* space : {"a1", "c1", "d1", "e1"}) s.at(sq(space)) = core::Troop{"Paw Militia", kBo};
+  s.at(sq("b2")) = core::Troop{"Paw Militia", kBo};
+  s.cards_in_game += 5;
+  ASSERT_EQ(core::check_invariants(s), "");
+  const core::Event ev{0, s.next_seq, s.turn, s.phase, kAna, shift({{"a2", "b2"}})};
+  std::vector<core::Finding> out;
+  core::apply(core::Context{testing::sample_catalog(), Ruleset{}}, s, ev, out);
+  EXPECT_EQ(core::check_invariants(s), "");
+  ASSERT_TRUE(s.at(sq("a2")).has_value());
+  EXPECT_EQ(s.at(sq("a2"))->card, "Ironclaw Lancer");
+  EXPECT_EQ(s.at(sq("b2"))->card, "Paw Militia");
+  bool told = false;
+  for (const auto& x : out) told |= x.message.find("shift puts 'Ironclaw Lancer' on b2") != std::string::npos;
+  EXPECT_TRUE(told);
+}
+
 // The probe: a still-mustering Lancer shifted four columns into Bo's Vanguard.
 TEST(MusterMovement_Shift, ShiftingATroopFourColumnsIntoTheEnemyVanguardIsAViolation) {
   auto b = ana_plays_two();

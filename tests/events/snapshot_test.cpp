@@ -140,6 +140,7 @@ core::GameState rich_state() {
   s.decided_at = 999'999;
   s.decided_turn = 16;
   s.play_after_end_reported = true;
+  s.cards_in_game = core::cards_in_places(s);  // card conservation: decode checks it
   return s;
 }
 
@@ -196,6 +197,7 @@ TEST(SnapshotCodec, EachFieldChangedAloneComesBack) {
       {"territories", [](GameState& s) { s.territories.push_back({"T", Space{0, 0}, 0}); }},
       {"beneath", [](GameState& s) { s.territories.push_back({"", Space{}, 1}); }},
       {"final due", [](GameState& s) { s.territories.push_back({"", Space{}, 0, true}); }},
+      {"cards in game", [](GameState& s) { ++s.cards_in_game; ++s.seats[0].discard["Extra"]; }},
       {"next_seq", [](GameState& s) { ++s.next_seq; }},
       {"turn", [](GameState& s) { ++s.turn; }},
       {"phase", [](GameState& s) { s.phase = s.phase == Phase::End ? Phase::Muster : Phase::End; }},
@@ -228,6 +230,9 @@ TEST(SnapshotCodec, EachFieldChangedAloneComesBack) {
     for (const auto& [name, edit] : edits) {
       GameState changed = base;
       edit(changed);
+      // A card added to a place is a card the armies registered: card
+      // conservation holds, so decode takes the state and the field is seen.
+      changed.cards_in_game = core::cards_in_places(changed);
       if (changed == base) continue;  // e.g. clearing a victory the default never had
       auto back = decode_snapshot(encode_snapshot(changed, header_for(changed, 1)));
       // Some edits make a state the fold could never reach (a grid of

@@ -104,10 +104,14 @@ void on(const Step& st, const ArmyRegistered& a) {
   seat.registered = true;
   check_army(st, a.seat, a);
   for (const CardCount& cc : a.army) {
-    if (st.card(cc.card) != nullptr) add(seat.deck, cc.card, cc.count);
+    if (st.card(cc.card) == nullptr || cc.count <= 0) continue;
+    add(seat.deck, cc.card, cc.count);
+    st.s.cards_in_game += cc.count;
   }
   for (const CardCount& cc : a.orders) {
-    if (st.card(cc.card) != nullptr) add(seat.orders, cc.card, cc.count);
+    if (st.card(cc.card) == nullptr || cc.count <= 0) continue;
+    add(seat.orders, cc.card, cc.count);
+    st.s.cards_in_game += cc.count;
   }
 }
 

@@ -218,9 +218,13 @@ void on(const Step& st, const CardPlayed& p) {
                                                       seat->player, p.card, drawer.player));
       }
       (void)st.take(drawer.this_turn.turncoat_offer, p.card, "Turncoat offer");
-      (void)st.take(drawer.hand, p.card, "hand");
-      add(seat->hand, p.card);
-      turncoat = true;
+      // Moved only if it is still in the drawer's hand: a card leaves one
+      // place for another, never comes from nowhere (card conservation).
+      if (drawer.hand.count(p.card) != 0) {
+        (void)st.take(drawer.hand, p.card, "hand");
+        add(seat->hand, p.card);
+        turncoat = true;
+      }
     }
   }
   if (seat->this_turn.not_playable.count(p.card) != 0 && seat->hand.count(p.card) != 0 &&
@@ -247,6 +251,7 @@ void on(const Step& st, const CardPlayed& p) {
   if (!stands_on_battlefield(card->type)) {
     st.report(rule_id::kMusterVanguard, fmt::format("'{}' is a {} and is not played into the Vanguard", p.card,
                                                     to_string(card->type)));
+    add(seat->discard, p.card);  // it left the hand; keep the count of cards whole
     return;
   }
   if (!st.on_grid(p.space, "Vanguard space")) {
@@ -345,7 +350,11 @@ void on(const Step& st, const TroopMoved& m) {
 // closes (close_part), since the card may come before or after the shift.
 void on(const Step& st, const TroopsShifted& sh) {
   if (st.in_phase(Phase::Muster, "shifting Troops")) (void)st.by_active("shifting Troops");
-  std::vector<std::pair<Space, Troop>> lifted;
+  struct Lifted {
+    Space from, to;
+    Troop troop;
+  };
+  std::vector<Lifted> lifted;
   for (const TroopMoved& m : sh.moves) {
     Troop* t = st.troop_at(m.from);
     if (t == nullptr || !st.on_grid(m.to, "destination")) continue;
@@ -368,27 +377,34 @@ void on(const Step& st, const TroopsShifted& sh) {
     }
     if (onto_territory(st, m.to, what)) continue;  // it stays where it was
     t->flags |= kTroopShifted;
-    lifted.emplace_back(m.to, std::move(*st.s.at(m.from)));
+    lifted.push_back(Lifted{m.from, m.to, std::move(*st.s.at(m.from))});
     st.s.at(m.from).reset();
   }
-  for (auto& [to, troop] : lifted) {
+  for (auto& [from, to, troop] : lifted) {
     auto& dest = st.s.at(to);
     if (dest) {
       st.report(rule_id::kMusterOneSpace,
                 fmt::format("shift puts '{}' on {}, where '{}' stands", troop.card, to_string(to), dest->card));
-      // Put it back on the first empty space of its owner's Vanguard row so
-      // that no card vanishes from the state.
-      for (std::size_t i = 0; i < st.s.grid.size(); ++i) {
-        if (!st.s.grid[i] && st.s.space_of(i).row == vanguard_row(st.s, troop.owner)) {
-          st.s.grid[i] = std::move(troop);
-          break;
-        }
+      // No card vanishes from the state (card conservation): it goes on the
+      // first empty space of its owner's Vanguard row, else back where it
+      // stood, else on the first empty space (one is: each lifted Troop
+      // left one).
+      std::optional<std::size_t> put;
+      for (std::size_t i = 0; i < st.s.grid.size() && !put; ++i) {
+        if (!st.s.grid[i] && st.s.space_of(i).row == vanguard_row(st.s, troop.owner)) put = i;
       }
+      if (!put && !st.s.at(from)) put = st.s.index(from);
+      for (std::size_t i = 0; i < st.s.grid.size() && !put; ++i) {
+        if (!st.s.grid[i]) put = i;
+      }
+      if (put) st.s.grid[*put] = std::move(troop);
       continue;
     }
     dest = std::move(troop);
   }
 }
+
+
 
 bool onto_territory(const Step& st, Space to, std::string_view what) {
   if (st.ctx.rules.cards_on_territory_spaces || !st.s.on_grid(to)) return false;

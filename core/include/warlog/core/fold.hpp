@@ -36,12 +36,17 @@ void apply(const Context& ctx, GameState& state, const Event& ev, std::vector<Fi
 // Returns "" when consistent, else what is wrong. Tests run it after every apply.
 [[nodiscard]] std::string check_invariants(const GameState& state);
 
+// The cards in the game's places: both seats' piles, Homelands and Gambits in
+// play, the battlefield, and beneath the Territories. Card conservation is
+// cards_in_places(s) == s.cards_in_game (check_invariants).
+[[nodiscard]] std::int64_t cards_in_places(const GameState& state);
+
 // Bumped whenever a change to the fold could change a state or a finding:
 // snapshots made by another engine version are discarded, never trusted.
 // 5: every Territory at its Threshold shares one final turn, and the log
 // says which Territory a Troop beside several goes beneath.
 // 6: a draw card text allows, an unfought combat concerns its
 // ChargeDeclared, and the Dwelling surcharge option.
-inline constexpr std::uint32_t kEngineVersion = 7;
+inline constexpr std::uint32_t kEngineVersion = 8;
 
 }  // namespace warlog::core

@@ -204,6 +204,13 @@ struct GameState {
                                   // next TurnStarted: the final turn); 0 while decided_at is empty
   bool play_after_end_reported = false;
 
+  // Card conservation: the cards of both armies as registered (Army and
+  // Orders Decks, known cards only). Every card is in exactly one place
+  // (a pile, the Homeland, a Gambit in play, the battlefield, beneath a
+  // Territory), so the places always add up to this (check_invariants).
+  // to_text leaves it out: the places it prints determine it.
+  std::int64_t cards_in_game = 0;
+
   friend bool operator==(const GameState&, const GameState&) = default;
 
   // --- Grid access -----------------------------------------------------
