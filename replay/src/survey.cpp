@@ -99,7 +99,7 @@ struct Undo {
 // extending the survey drops them first. The survey's state stays open.
 void close_survey(const core::Context& ctx, GameSurvey& survey) {
   std::vector<core::Finding> found;
-  (void)core::LogFold(ctx, survey.state).finish(found);
+  survey.closed = core::LogFold(ctx, survey.state).finish(found);
   const core::Phase phase = survey.spans.empty() ? core::Phase::Setup : survey.spans.back().phase;
   const std::uint16_t turn = survey.spans.empty() ? 0 : survey.spans.back().turn;
   for (const core::Finding& f : found) survey.findings.push_back(f, turn, phase, f.seat);

@@ -81,6 +81,22 @@ TEST_P(SurveyOf, AGeneratedGameMatchesTheAuditAndTilesTheStream) {
 
 INSTANTIATE_TEST_SUITE_P(Seeds, SurveyOf, ::testing::Values(1, 2, 3));
 
+// The survey keeps the state as the audit ends the log: for a log
+// cut mid-game, its closed state is the audit's final state, and grows with
+// the log (the viewer's rests_on weighs against it, with no second fold).
+TEST(Survey, KeepsTheClosedStateTheAuditEndsTheLogWith) {
+  const testing::CorpusGame g = testing::generated_game(3);
+  testing::TempDir dir;
+  Archive archive = open_rw(dir);
+  const core::GameId id = import(archive, g, g.events.size() / 2);
+  auto survey = replay::survey_game(archive, id);
+  ASSERT_TRUE(survey) << survey.error().message;
+  auto audit = archive.audit(id);
+  ASSERT_TRUE(audit) << audit.error().message;
+  EXPECT_EQ(survey->closed, audit->final_state);
+  EXPECT_EQ(survey->closed.next_seq, survey->state.next_seq);
+}
+
 TEST(Survey, ExtendedOverAppendedEventsEqualsAFreshSurvey) {
   const testing::CorpusGame g = testing::generated_game(7);
   ASSERT_GT(g.events.size(), 100u);

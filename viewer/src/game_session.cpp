@@ -52,10 +52,9 @@ void GameSession::compute_rests_on() {
   for (std::size_t i = 0; i < list.size(); ++i) located.push_back(list.located(i));
   const core::Context ctx{*survey_->catalog, *survey_->ruleset};
   // Against the state as the audit ends it: a log that ends open is closed
-  // so a result derived at its end is weighed as the audit weighs it.
-  std::vector<core::Finding> closing;
-  const core::GameState closed = core::LogFold(ctx, survey_->state).finish(closing);
-  rests_on_ = std::make_shared<const replay::RestsOn>(replay::rests_on(ctx, *events, located, closed));
+  // so a result derived at its end is weighed as the audit weighs
+  // it. The survey kept that state when it closed the log: no second fold.
+  rests_on_ = std::make_shared<const replay::RestsOn>(replay::rests_on(ctx, *events, located, survey_->closed));
 }
 
 Expected<std::vector<core::Event>> GameSession::events(core::Seq from, core::Seq to) const {

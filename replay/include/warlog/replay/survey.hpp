@@ -66,6 +66,8 @@ struct GameSurvey {
   core::GameState state;                 // the fold after event events-1, the log still open (to extend)
   std::size_t closing = 0;               // the last `closing` findings end the log: taken
                                          // from a core::LogFold's finish, dropped when it grows
+  core::GameState closed;                // that finish's state: the log ended where it ends,
+                                         // what a verdict weighs (the viewer's rests_on)
   std::vector<StruckEvent> struck;       // events the fold skips (corrections.hpp); empty for most games
   std::shared_ptr<const core::Catalog> catalog;  // what it was folded under
   std::shared_ptr<const core::Ruleset> ruleset;
