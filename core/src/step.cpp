@@ -1,5 +1,9 @@
 #include "step.hpp"
 
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "rules/rule_ids.hpp"
@@ -94,7 +98,11 @@ void add(CardPile& pile, std::string_view card, int n) {
   if (it == pile.end()) {
     pile.emplace(std::string(card), n);
   } else {
-    it->second += n;
+    // Saturating: a hostile count never wraps a pile (deck.cpp's check of
+    // an army adds its counts as the event gives them; the state's piles
+    // stay far below, since ArmyRegistered registers at most 10,000 cards).
+    it->second = static_cast<int>(std::min<std::int64_t>(std::numeric_limits<int>::max(),
+                                                         static_cast<std::int64_t>(it->second) + n));
   }
 }
 

@@ -102,23 +102,32 @@ Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const Rule
   const auto finding_key = [](const core::Finding& f) { return std::pair{f.rule_id, f.message}; };
   // One event folded under both: the first divergence, told in the game's
   // terms, and the first event the recording can no longer be followed past.
+  // Whether a decision, once the candidate's fold makes it, stands: in a
+  // plain stream it does (nothing clears decided_at); under corrections a
+  // later void may take it back, so there it exempts nothing.
+  bool decisions_stand = true;
   auto compare = [&](const core::Event& ev, const core::GameState& state_b, const core::GameState& state_c,
                      const std::vector<core::Finding>& found_b, const std::vector<core::Finding>& found_c) {
     const bool findings_differ = found_b != found_c;
     if (!diff.first && (findings_differ || !(state_b == state_c))) {
       Divergence d{diff_event_of(ev), {}, findings_differ};
-      if (!(state_b == state_c)) d.differences = state_differences(state_b, state_c, base, cand).told();
+      // Told where the stored states differ, or where only a derived value
+      // (Control, under the other ruleset) does.
+      const StateDifferences told = state_differences(state_b, state_c, base, cand);
+      if (!(state_b == state_c) || !told.empty()) d.differences = told.told();
       diff.first = std::move(d);
     }
     // A game the candidate's fold decided at an earlier event has its
     // outcome: what the table played after it cannot make it undetermined.
-    const bool decided_before = state_c.decided_at && *state_c.decided_at < ev.seq;
+    const bool decided_before = decisions_stand && state_c.decided_at && *state_c.decided_at < ev.seq;
     if (diff.first && findings_differ && !decided_before) {
       // A violation only the candidate raises, about something whose folded
       // value differs: the recording no longer says what happened next.
       std::vector<core::Finding> fresh = minus(found_c, found_b, finding_key);
       std::erase_if(fresh, [](const core::Finding& f) { return f.severity != core::Severity::Violation; });
-      if (!fresh.empty() && !(state_b == state_c)) {
+      // Derived values (Control) may differ under the two rulesets even where
+      // the stored states are equal: the sentences are told either way.
+      if (!fresh.empty()) {
         const StateDifferences now = state_differences(state_b, state_c, base, cand);
         for (const core::Finding& f : fresh) {
           if (!names_a_subject(now, f.message)) continue;
@@ -169,6 +178,7 @@ Expected<GameDiff> rule_diff(const Archive& archive, core::GameId id, const Rule
     if (!events) return tl::unexpected(Error{events.error().code, fmt::format("game {}: {}", id, events.error().message)});
     diff.first.reset();
     diff.undetermined.reset();
+    decisions_stand = false;
     core::CorrectedFold b(base, *events);
     core::CorrectedFold c(cand, *events);
     while (!b.done()) {

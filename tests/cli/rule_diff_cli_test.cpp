@@ -260,6 +260,16 @@ TEST(RuleDiffArchive, TheBurrowVariantChangesGeneratedGames) {
     ++flipped;
   }
   EXPECT_EQ(flipped, summary.at("outcome").get<std::size_t>());
+  // Game 1: the stored states are equal where Joss takes the Crossroads
+  // Shrine, but a Burrowed Troop holds no side under the candidate, so its
+  // derived Control differs: told at the first divergence, and the game is
+  // not followable from that event (not from the next one).
+  const auto& game1 = j.at("games").at(0);
+  ASSERT_EQ(game1.at("game").get<int>(), 1) << game1.dump();
+  EXPECT_EQ(game1.at("class"), "undetermined");
+  EXPECT_EQ(game1.at("first_divergence").at("differences").dump(),
+            R"j(["the Crossroads Shrine on c3 is Controlled by nobody instead of Seat 2 (Joss)"])j");
+  EXPECT_EQ(game1.at("undetermined").at("seq").get<int>(), 199) << game1.at("undetermined").dump();
   // The old sample leaves the same games as they are: why the docs use this one.
   const auto deck = run_warlog("rule-diff " + store + rulesets + "empty_deck_penalty.toml --summary -j 2");
   EXPECT_EQ(deck.code, 0) << deck.out;

@@ -114,6 +114,22 @@ TEST(HostileFold, AChargeByTheLeaderIsDeclared) {
 namespace warlog {
 namespace {
 
+// A hostile count (the event's Int32) wrapped a pile's int: INT_MAX twice
+// aborted checked builds. Past 10,000 cards an army is a LOG.setup finding
+// and the cards are not registered; the fold's counts stay whole.
+TEST(HostileFold, AnArmyOfMoreCardsThanAnIntHoldsIsAFindingNotAnOverflow) {
+  const testing::GameBuilder b;
+  std::vector<core::Event> events{b.events().front()};  // GameCreated only
+  core::ArmyRegistered a;
+  a.seat = 0;
+  a.army = {{"Paw Militia", 2147483647}, {"Paw Militia", 2147483647}, {"Paw Militia", 7}};
+  events.push_back(core::Event{events.front().game, 1, 0, core::Phase::Setup, core::kNoSeat, a});
+  const auto f = fold_events(events);
+  EXPECT_EQ(core::check_invariants(f.state), "");
+  EXPECT_EQ(f.state.cards_in_game, 7);
+  EXPECT_EQ(f.of("LOG.setup").size(), 2u) << f.all();
+}
+
 // Card conservation: every card the armies registered is in exactly one
 // place. A folded game holds; a card out of nowhere, or one gone from every
 // place, is refused (and so is a snapshot carrying such a state).

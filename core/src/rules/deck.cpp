@@ -14,7 +14,7 @@ void check_army(const Step& st, Seat seat_index, const ArmyRegistered& a) {
   const SeatState& seat = st.s.seats[seat_index];
   const Allegiance declared = seat.allegiance;
 
-  int army_size = 0;
+  std::int64_t army_size = 0;  // counts are the event's Int32: their sum may not fit an int
   bool has_ability = false;
   for (const CardCount& cc : a.army) {
     const Card* c = st.ctx.catalog.find(cc.card);
@@ -46,7 +46,7 @@ void check_army(const Step& st, Seat seat_index, const ArmyRegistered& a) {
   }
 
   // › Deck Size › Note: the Orders Deck is the Claw Empire's, 10 to 15 cards.
-  int orders = 0;
+  std::int64_t orders = 0;
   for (const CardCount& cc : a.orders) orders += cc.count;
   if (declared == Allegiance::ClawEmpire) {
     if (orders < rules.orders_min || orders > rules.orders_max) {

@@ -103,16 +103,24 @@ void on(const Step& st, const ArmyRegistered& a) {
   }
   seat.registered = true;
   check_army(st, a.seat, a);
-  for (const CardCount& cc : a.army) {
-    if (st.card(cc.card) == nullptr || cc.count <= 0) continue;
-    add(seat.deck, cc.card, cc.count);
+  // No army holds more than kMaxArmyCards: a hostile count (the event's
+  // Int32) would overflow a pile's int, where check_invariants aborts a
+  // checked build. The cards beyond it are a finding and not registered.
+  constexpr int kMaxArmyCards = 10'000;
+  int registered = 0;
+  auto put = [&](CardPile& pile, const CardCount& cc, const char* deck) {
+    if (st.card(cc.card) == nullptr || cc.count <= 0) return;
+    if (cc.count > kMaxArmyCards - registered) {
+      st.report(rule_id::kLogSetup, fmt::format("{} registers {} '{}' in the {}: over {} cards an army can hold; "
+                                                "not registered", seat.player, cc.count, cc.card, deck, kMaxArmyCards));
+      return;
+    }
+    registered += cc.count;
+    add(pile, cc.card, cc.count);
     st.s.cards_in_game += cc.count;
-  }
-  for (const CardCount& cc : a.orders) {
-    if (st.card(cc.card) == nullptr || cc.count <= 0) continue;
-    add(seat.orders, cc.card, cc.count);
-    st.s.cards_in_game += cc.count;
-  }
+  };
+  for (const CardCount& cc : a.army) put(seat.deck, cc, "Army Deck");
+  for (const CardCount& cc : a.orders) put(seat.orders, cc, "Orders Deck");
 }
 
 void on(const Step& st, const TurnStarted&) {
