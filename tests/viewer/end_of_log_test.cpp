@@ -64,6 +64,8 @@ void expect_same_end_as_the_audit(const std::string& probe, std::string_view rul
       has_rule = has_rule || l.rule == rule;
     }
     EXPECT_TRUE(has_rule) << rule;
+    // The game list's result comes from the same ended state as the audit's.
+    EXPECT_EQ((*session)->final_state(), audit->final_state);
     EXPECT_EQ(list.size(), audit->findings.size());
   }
   std::error_code ec;
@@ -76,6 +78,13 @@ TEST(ViewerEndOfLog, AShortDrawWhereTheLogEndsIsListedAsTheAuditGivesIt) {
 
 TEST(ViewerEndOfLog, AChargesUnfoughtCombatsWhereTheLogEndsAreListedAsTheAuditGivesThem) {
   expect_same_end_as_the_audit("e1_charge_nocombat_eof", "WAR-C.every-combat");
+}
+
+// A sample game without its `end` line: the rules give the Attrition Victory
+// where the log ends. The game list's result is the audit's, not "no result"
+// from the open state (final_state is the ended one).
+TEST(ViewerEndOfLog, AVictoryDerivedWhereTheLogEndsIsTheResultTheGameListShows) {
+  expect_same_end_as_the_audit("attrition_win_at_log_end", "LOG.result");
 }
 
 }  // namespace

@@ -58,8 +58,10 @@ class GameSession : public QObject {
   // The events the fold skips (corrections), for the timeline to strike through.
   [[nodiscard]] const std::vector<replay::StruckEvent>& struck() const noexcept { return survey_->struck; }
   [[nodiscard]] const std::vector<replay::TurnFigures>& turns() const noexcept { return survey_->turns; }
-  // The state after the last event surveyed (the game's end, as far as it goes).
-  [[nodiscard]] const core::GameState& final_state() const noexcept { return survey_->state; }
+  // The state after the last event surveyed, the log ended where it ends
+  // the result the game list shows is the audit's, and the one its
+  // rests_on was weighed against.
+  [[nodiscard]] const core::GameState& final_state() const noexcept { return survey_->closed; }
   [[nodiscard]] const std::shared_ptr<const replay::Archive>& archive() const noexcept { return archive_; }
   [[nodiscard]] bool empty() const noexcept { return survey_->events == 0; }
   [[nodiscard]] core::Seq event_count() const noexcept { return survey_->events; }
