@@ -385,18 +385,25 @@ void on(const Step& st, const TroopsShifted& sh) {
     if (dest) {
       st.report(rule_id::kMusterOneSpace,
                 fmt::format("shift puts '{}' on {}, where '{}' stands", troop.card, to_string(to), dest->card));
-      // No card vanishes from the state (card conservation): it goes on the
-      // first empty space of its owner's Vanguard row, else back where it
-      // stood, else on the first empty space (one is: each lifted Troop
-      // left one).
+      // No card vanishes from the state (card conservation): it goes back
+      // where it stood if that is empty, else on the first empty space of
+      // its owner's Vanguard row, else on any empty space; never on a
+      // Territory's space while one without is free. One is empty:
+      // each lifted Troop left one.
+      const bool territory_free = st.ctx.rules.cards_on_territory_spaces;
+      auto first_empty = [&](auto&& wanted) -> std::optional<std::size_t> {
+        for (std::size_t i = 0; i < st.s.grid.size(); ++i) {
+          const Space sp = st.s.space_of(i);
+          if (!st.s.grid[i] && wanted(sp)) return i;
+        }
+        return std::nullopt;
+      };
+      const auto off_territory = [&](Space sp) { return territory_free || territory_at(st.s, sp) == nullptr; };
       std::optional<std::size_t> put;
-      for (std::size_t i = 0; i < st.s.grid.size() && !put; ++i) {
-        if (!st.s.grid[i] && st.s.space_of(i).row == vanguard_row(st.s, troop.owner)) put = i;
-      }
-      if (!put && !st.s.at(from)) put = st.s.index(from);
-      for (std::size_t i = 0; i < st.s.grid.size() && !put; ++i) {
-        if (!st.s.grid[i]) put = i;
-      }
+      if (!st.s.at(from)) put = st.s.index(from);
+      if (!put) put = first_empty([&](Space sp) { return sp.row == vanguard_row(st.s, troop.owner) && off_territory(sp); });
+      if (!put) put = first_empty(off_territory);
+      if (!put) put = first_empty([](Space) { return true; });
       if (put) st.s.grid[*put] = std::move(troop);
       continue;
     }
