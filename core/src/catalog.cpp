@@ -55,6 +55,20 @@ void Catalog::index() {
   for (std::size_t i = 0; i < cards_.size(); ++i) {
     by_name_.emplace(cards_[i].name, static_cast<CardIndex>(i));
   }
+  // The ids of the catalog's names, interned once here: find(CardName) is
+  // then one array index.
+  by_id_.clear();
+  for (std::size_t i = 0; i < cards_.size(); ++i) {
+    const std::uint32_t id = CardName(cards_[i].name).id();
+    if (id >= by_id_.size()) by_id_.resize(std::size_t{id} + 1, 0);
+    by_id_[id] = static_cast<std::uint32_t>(i) + 1;
+  }
+}
+
+const Card* Catalog::find(CardName name) const noexcept {
+  const std::uint32_t id = name.id();
+  if (id >= by_id_.size() || by_id_[id] == 0) return nullptr;
+  return &cards_[by_id_[id] - 1];
 }
 
 const Card* Catalog::find(std::string_view name) const noexcept {

@@ -89,7 +89,7 @@ class TextChecker {
       error_ = fmt::format("{}.{}{}: {} at byte {}", payload_, field, at, fault->reason, fault->offset);
     }
   }
-  void names(std::string_view field, const std::vector<std::string>& v) {
+  void names(std::string_view field, const std::vector<CardName>& v) {
     for (std::size_t i = 0; i < v.size(); ++i) text(field, v[i], i);
   }
   void counts(std::string_view field, const std::vector<CardCount>& v) {

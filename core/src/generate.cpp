@@ -198,7 +198,7 @@ std::string draw_from(Rng& rng, const CardPile& pile) {
     if (k < n) return card;
     k -= n;
   }
-  return pile.rbegin()->first;
+  return pile.back().first;
 }
 
 bool leader_supreme(const Game& g) {

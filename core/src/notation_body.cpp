@@ -35,8 +35,8 @@ std::size_t keyword(Parser& p, Cursor& c, std::initializer_list<std::string_view
   p.fail(c.peek(), std::string(expected));
 }
 
-std::vector<std::string> card_list(Parser& p, Cursor& c) {
-  std::vector<std::string> cards;
+std::vector<CardName> card_list(Parser& p, Cursor& c) {
+  std::vector<CardName> cards;
   if (c.at(Tok::End)) return cards;
   do {
     cards.push_back(p.card(c));

@@ -19,9 +19,9 @@ std::string sp(Space s) { return to_string(s); }
 
 std::string seat_ref(Seat s) { return s == kNoSeat ? "-" : std::to_string(s + 1); }
 
-std::string card_list(const std::vector<std::string>& cards) {
+std::string card_list(const std::vector<CardName>& cards) {
   std::string out;
-  for (const std::string& c : cards) {
+  for (const CardName& c : cards) {
     if (!out.empty()) out += ", ";
     out += quote(c);
   }

@@ -34,7 +34,7 @@ SeatState* Step::actor() const {
   return &s.seats[ev.seat];
 }
 
-const Card* Step::card(std::string_view name) const {
+const Card* Step::card(CardName name) const {
   const Card* c = ctx.catalog.find(name);
   if (c == nullptr && full()) {
     report(rule_id::kLogUnknownCard, "");  // counted only: no hint computed
@@ -62,7 +62,7 @@ Troop* Step::troop_at(Space sp) const {
   return &*slot;
 }
 
-bool Step::take(CardPile& pile, std::string_view card, std::string_view zone) const {
+bool Step::take(CardPile& pile, CardName card, std::string_view zone) const {
   const auto it = pile.find(card);
   if (it == pile.end() || it->second <= 0) {
     report(rule_id::kLogZone, fmt::format("'{}' is not in {}'s {}", card, player(ev.seat), zone));
@@ -92,11 +92,11 @@ const std::string& Step::player(Seat seat) const {
   return seat < kSeatCount ? s.seats[seat].player : kNobody;
 }
 
-void add(CardPile& pile, std::string_view card, int n) {
+void add(CardPile& pile, CardName card, int n) {
   if (n <= 0) return;
   const auto it = pile.find(card);
   if (it == pile.end()) {
-    pile.emplace(std::string(card), n);
+    pile.emplace(card, n);
   } else {
     // Saturating: a hostile count never wraps a pile (deck.cpp's check of
     // an army adds its counts as the event gives them; the state's piles

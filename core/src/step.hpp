@@ -41,7 +41,7 @@ struct Step {
   [[nodiscard]] SeatState* actor() const;
 
   // The catalog card, or nullptr (and a LOG.unknown-card finding).
-  [[nodiscard]] const Card* card(std::string_view name) const;
+  [[nodiscard]] const Card* card(CardName name) const;
 
   // True when `sp` is on the grid; else a LOG.space finding naming `what`.
   [[nodiscard]] bool on_grid(Space sp, std::string_view what) const;
@@ -51,7 +51,7 @@ struct Step {
 
   // Removes one `card` from `pile`; false (and a LOG.zone finding naming
   // `zone`) when it is not there.
-  bool take(CardPile& pile, std::string_view card, std::string_view zone) const;
+  bool take(CardPile& pile, CardName card, std::string_view zone) const;
 
   // True when the event happens in `phase`; else a LOG.phase finding.
   [[nodiscard]] bool in_phase(Phase phase, std::string_view action) const;
@@ -62,7 +62,7 @@ struct Step {
   [[nodiscard]] const std::string& player(Seat seat) const;
 };
 
-void add(CardPile& pile, std::string_view card, int n = 1);
+void add(CardPile& pile, CardName card, int n = 1);
 
 // Handlers, one per payload; defined beside the rules they enforce.
 void on(const Step&, const GameCreated&);

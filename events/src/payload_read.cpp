@@ -22,20 +22,22 @@ static_assert(static_cast<std::size_t>(Which::BACKUP_TO) + 1 ==
               std::variant_size_v<core::Payload>);
 
 std::string str(capnp::Text::Reader t) { return std::string(t.begin(), t.size()); }
+// A card's name, interned straight from the message's bytes (no string built).
+core::CardName card(capnp::Text::Reader t) { return core::CardName(std::string_view(t.begin(), t.size())); }
 
 // Reserving from a list's size is safe: the reader has already charged the
 // list against the traversal limit, zero-sized elements included.
-std::vector<std::string> texts(capnp::List<capnp::Text>::Reader l) {
-  std::vector<std::string> out;
+std::vector<core::CardName> cards(capnp::List<capnp::Text>::Reader l) {
+  std::vector<core::CardName> out;
   out.reserve(l.size());
-  for (auto t : l) out.push_back(str(t));
+  for (auto t : l) out.push_back(card(t));
   return out;
 }
 
 std::vector<core::CardCount> counts(capnp::List<cs::CardCount>::Reader l) {
   std::vector<core::CardCount> out;
   out.reserve(l.size());
-  for (auto c : l) out.push_back(core::CardCount{str(c.getCard()), c.getCount()});
+  for (auto c : l) out.push_back(core::CardCount{card(c.getCard()), c.getCount()});
   return out;
 }
 
@@ -49,7 +51,7 @@ std::vector<core::Strike> strikes(capnp::List<cs::Strike>::Reader l) {
 std::vector<core::PaidItem> items(capnp::List<cs::PaidItem>::Reader l) {
   std::vector<core::PaidItem> out;
   out.reserve(l.size());
-  for (auto i : l) out.push_back(core::PaidItem{read_space(i.getSpace()), str(i.getCard())});
+  for (auto i : l) out.push_back(core::PaidItem{read_space(i.getSpace()), card(i.getCard())});
   return out;
 }
 
@@ -73,7 +75,7 @@ core::GameCreated read(cs::GameCreated::Reader r) {
   const auto territories = r.getTerritories();
   p.territories.reserve(territories.size());
   for (auto t : territories) {
-    p.territories.push_back(core::PlacedTerritory{str(t.getCard()), read_space(t.getSpace())});
+    p.territories.push_back(core::PlacedTerritory{card(t.getCard()), read_space(t.getSpace())});
   }
   p.cols = r.getCols();
   p.rows = r.getRows();
@@ -98,14 +100,14 @@ core::GameEnded read(cs::GameEnded::Reader r) {
 }
 
 // --- Muster Phase ----------------------------------------------------------
-core::CardsDrawn read(cs::CardsDrawn::Reader r) { return {texts(r.getCards())}; }
-core::Foraged read(cs::Foraged::Reader r) { return {str(r.getCard())}; }
+core::CardsDrawn read(cs::CardsDrawn::Reader r) { return {cards(r.getCards())}; }
+core::Foraged read(cs::Foraged::Reader r) { return {card(r.getCard())}; }
 core::ReturnedFromHomeland read(cs::ReturnedFromHomeland::Reader r) {
-  return {str(r.getCard())};
+  return {card(r.getCard())};
 }
-core::GambitStocked read(cs::GambitStocked::Reader r) { return {str(r.getCard())}; }
+core::GambitStocked read(cs::GambitStocked::Reader r) { return {card(r.getCard())}; }
 core::CardPlayed read(cs::CardPlayed::Reader r) {
-  return {str(r.getCard()), read_space(r.getSpace())};
+  return {card(r.getCard()), read_space(r.getSpace())};
 }
 core::TroopMoved read(cs::TroopMoved::Reader r) { return move(r); }
 core::TroopsShifted read(cs::TroopsShifted::Reader r) {
@@ -154,7 +156,7 @@ core::LostTroopRecovered read(cs::LostTroopRecovered::Reader r) {
 core::ProvisionsPaid read(cs::ProvisionsPaid::Reader r) {
   return {items(r.getPaid()), items(r.getUnpaid())};
 }
-core::CardsDiscarded read(cs::CardsDiscarded::Reader r) { return {texts(r.getCards())}; }
+core::CardsDiscarded read(cs::CardsDiscarded::Reader r) { return {cards(r.getCards())}; }
 core::TerritoryControlTaken read(cs::TerritoryControlTaken::Reader r) {
   return {read_space(r.getTerritory())};
 }

@@ -36,7 +36,7 @@ unsigned list_size(std::size_t n) {
   return static_cast<unsigned>(n);
 }
 
-void put_texts(capnp::List<capnp::Text>::Builder l, const std::vector<std::string>& v) {
+void put_texts(capnp::List<capnp::Text>::Builder l, const std::vector<core::CardName>& v) {
   for (unsigned i = 0; i < l.size(); ++i) l.set(i, text(v[i]));
 }
 

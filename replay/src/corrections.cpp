@@ -8,9 +8,9 @@ namespace warlog::replay {
 
 namespace {
 
-std::string join(const std::vector<std::string>& v) {
+std::string join(const std::vector<core::CardName>& v) {
   std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s.str();
   return out;
 }
 

@@ -8,6 +8,12 @@
 
 #include <nlohmann/json.hpp>
 
+namespace warlog::core {
+// A card is its name in JSON (found by nlohmann through ADL).
+void to_json(nlohmann::json& j, const CardName& c) { j = c.str(); }
+void from_json(const nlohmann::json& j, CardName& c) { c = CardName(j.get_ref<const std::string&>()); }
+}  // namespace warlog::core
+
 namespace warlog::replay {
 
 namespace {
@@ -227,7 +233,7 @@ void read(const json& j, GameEnded& p) {
   p.winner = seat_from(j.at("winner"));
   p.victory = enum_from<Victory>(j.at("victory"), kVictory, "victory");
 }
-void read(const json& j, CardsDrawn& p) { p.cards = j.at("cards").get<std::vector<std::string>>(); }
+void read(const json& j, CardsDrawn& p) { p.cards = j.at("cards").get<std::vector<CardName>>(); }
 void read(const json& j, Foraged& p) { p.card = j.at("card").get<std::string>(); }
 void read(const json& j, ReturnedFromHomeland& p) { p.card = j.at("card").get<std::string>(); }
 void read(const json& j, GambitStocked& p) { p.card = j.at("card").get<std::string>(); }
@@ -275,7 +281,7 @@ void read(const json& j, ProvisionsPaid& p) {
   p.paid = items_from(j.at("paid"));
   p.unpaid = items_from(j.at("unpaid"));
 }
-void read(const json& j, CardsDiscarded& p) { p.cards = j.at("cards").get<std::vector<std::string>>(); }
+void read(const json& j, CardsDiscarded& p) { p.cards = j.at("cards").get<std::vector<CardName>>(); }
 void read(const json& j, TerritoryControlTaken& p) { p.territory = space_from(j.at("territory")); }
 void read(const json& j, TroopFled& p) { p.space = space_from(j.at("space")); }
 void read(const json& j, Voided& p) {

@@ -52,7 +52,7 @@ std::string pile(const core::CardPile& p) {
   for (const auto& [card, n] : p) {
     if (n <= 0) continue;
     if (!out.empty()) out += ", ";
-    out += n == 1 ? card : fmt::format("{} {}", n, card);
+    out += n == 1 ? card.str() : fmt::format("{} {}", n, card);
   }
   return out.empty() ? "-" : out;
 }
@@ -118,8 +118,8 @@ std::optional<std::string> Recorder::Impl::command(std::string_view line) const 
   for (const auto& t : state.territories) {
     // Control is derived from the Troops beside it, never stored (rules › The Battlefield, R-017).
     const core::Seat by = core::territory_controller(state, t, *catalog, *ruleset);
-    out += fmt::format("\n  Territory {} at {}: {} beneath, Controlled by {}", t.card, core::to_string(t.space), t.beneath,
-                       by == core::kNoSeat ? std::string("nobody") : fmt::format("seat {}", by + 1));
+    out += fmt::format("\n  Territory {} at {}: {} beneath, {}", t.card, core::to_string(t.space), t.beneath,
+                       by == core::kNoSeat ? std::string("uncontrolled") : fmt::format("Controlled by seat {}", by + 1));
   }
   return out;
 }

@@ -46,13 +46,13 @@ constexpr std::array kEventVisibility{
 static_assert(kEventVisibility.size() == std::variant_size_v<core::Payload>,
               "every payload kind has a row in the visibility table (docs/rulings.md › Visibility)");
 
-void hide(std::string& card) { card = std::string(kHiddenCard); }
+void hide(core::CardName& card) { card = core::CardName(kHiddenCard); }
 
 void hide(core::CardPile& pile) {
   int n = 0;
   for (const auto& [card, count] : pile) n += count;
   pile.clear();
-  if (n > 0) pile.emplace(std::string(kHiddenCard), n);
+  if (n > 0) pile.emplace(core::CardName(kHiddenCard), n);
 }
 
 void hide(std::vector<core::HeldCard>& held) {
@@ -193,7 +193,7 @@ core::Event view_of(const core::Event& event, Perspective who, const core::Rules
                    if (hidden(Zone::OrdersDeck)) hide(a.orders);
                  },
                  [&](core::CardsDrawn& d) {
-                   if (hidden(Zone::Hand)) std::for_each(d.cards.begin(), d.cards.end(), [](std::string& c) { hide(c); });
+                   if (hidden(Zone::Hand)) std::for_each(d.cards.begin(), d.cards.end(), [](core::CardName& c) { hide(c); });
                  },
                  [&](core::Foraged& f) {
                    if (hidden(Zone::Homeland)) hide(f.card);

@@ -214,7 +214,7 @@ TEST(Recorder, CommandsShowTheGameAndRecordNothing) {
   EXPECT_EQ(board.status, LineStatus::Command);
   EXPECT_THAT(board.message, HasSubstr("b1  Ironclaw Lancer"));
   // Control derived from the Troops beside it: none stands beside a2 yet.
-  EXPECT_THAT(board.message, HasSubstr("Territory Old Mill at a2: 0 beneath, Controlled by nobody"));
+  EXPECT_THAT(board.message, HasSubstr("Territory Old Mill at a2: 0 beneath, uncontrolled"));
   EXPECT_THAT(enter(r, "hand 1").message, HasSubstr("Supply Wagon"));
   EXPECT_THAT(enter(r, "hand 3").message, HasSubstr("hand 1 or hand 2"));
   const std::string state = enter(r, "state").message;

@@ -31,7 +31,7 @@ int total(const core::CardPile& pile) {
   return n;
 }
 
-core::Event drawn_by(core::Seat seat, std::vector<std::string> cards) {
+core::Event drawn_by(core::Seat seat, std::vector<core::CardName> cards) {
   core::Event e;
   e.seat = seat;
   e.turn = 1;

@@ -183,7 +183,7 @@ class Battle {
     turn(leader);
     for (core::Seat seat : {leader, core::other_seat(leader)}) {
       const Provisioning& p = table_.provisioning[seat];
-      muster(seat, p.forage, p.stock.empty() ? fillers(seat, {p.forage}, 1)[0] : p.stock);
+      muster(seat, p.forage, p.stock.empty() ? fillers(seat, {p.forage}, 1)[0].str() : p.stock);
       if (!p.forage.empty()) act(seat, core::Foraged{p.forage});
       if (!p.stock.empty()) act(seat, core::GambitStocked{p.stock});
     }
@@ -257,15 +257,15 @@ class Battle {
   // `n` cards to draw besides `taken`: what is left in the seat's Army Deck,
   // Dwellings and Gambits first, most copies first, so that fillers never
   // run a test out of the Troops it plays.
-  [[nodiscard]] std::vector<std::string> fillers(core::Seat seat, const std::vector<std::string>& taken,
-                                                 std::size_t n) const {
+  [[nodiscard]] std::vector<core::CardName> fillers(core::Seat seat, const std::vector<std::string>& taken,
+                                                    std::size_t n) const {
     core::CardPile deck = state().seats[seat].deck;
     for (const std::string& t : taken) {
       if (auto it = deck.find(t); it != deck.end()) --it->second;
     }
-    std::vector<std::string> out;
+    std::vector<core::CardName> out;
     while (out.size() < n) {
-      std::string best;
+      core::CardName best;
       int best_rank = -1;
       for (const auto& [card, left] : deck) {
         const core::Card* c = sample_catalog().find(card);

@@ -17,11 +17,12 @@ Overloaded(Fs...) -> Overloaded<Fs...>;
 
 std::string sp(core::Space s) { return core::to_string(s); }
 
-std::string join(const std::vector<std::string>& items) {
+template <class Text>  // std::string or core::CardName
+std::string join(const std::vector<Text>& items) {
   std::string out;
   for (const auto& item : items) {
     if (!out.empty()) out += ", ";
-    out += item;
+    out += std::string_view(item);
   }
   return out;
 }
@@ -45,7 +46,7 @@ std::string paid_text(const std::vector<core::PaidItem>& items) {
   std::string out;
   for (const auto& item : items) {
     if (!out.empty()) out += ", ";
-    out += item.space.valid() ? sp(item.space) : item.card;
+    out += item.space.valid() ? sp(item.space) : item.card.str();
   }
   return out.empty() ? "none" : out;
 }
@@ -109,11 +110,11 @@ std::string payload_detail(const core::Payload& p, std::span<const core::SeatSet
             return fmt::format("{} wins by {}", seat_name(seats, g.winner), victory_text(g.victory));
           },
           [](const core::CardsDrawn& d) { return join(d.cards); },
-          [](const core::Foraged& f) { return f.card; },
-          [](const core::ReturnedFromHomeland& r) { return r.card; },
-          [](const core::GambitStocked& g) { return g.card; },
+          [](const core::Foraged& f) { return f.card.str(); },
+          [](const core::ReturnedFromHomeland& r) { return r.card.str(); },
+          [](const core::GambitStocked& g) { return g.card.str(); },
           [](const core::CardPlayed& c) {
-            return c.space.valid() ? fmt::format("{} → {}", c.card, sp(c.space)) : c.card;
+            return c.space.valid() ? fmt::format("{} → {}", c.card, sp(c.space)) : c.card.str();
           },
           [](const core::TroopMoved& m) { return fmt::format("{} → {}", sp(m.from), sp(m.to)); },
           [](const core::TroopsShifted& s) {

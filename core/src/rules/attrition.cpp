@@ -301,7 +301,7 @@ void on(const Step& st, const ProvisionsPaid& p) {
 void on(const Step& st, const CardsDiscarded& d) {
   SeatState* seat = st.actor();
   if (seat == nullptr) return;
-  for (const std::string& card : d.cards) {
+  for (const CardName& card : d.cards) {
     if (st.card(card) == nullptr) continue;  // an unknown card is named as such, not as a zone error
     if (st.take(seat->hand, card, "hand")) {
       add(seat->discard, card);

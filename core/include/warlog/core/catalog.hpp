@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "warlog/core/card_name.hpp"
 #include "warlog/core/error.hpp"
 #include "warlog/core/types.hpp"
 
@@ -71,6 +72,10 @@ class Catalog {
 
   // Looks a card up by exact name. nullptr when absent.
   [[nodiscard]] const Card* find(std::string_view name) const noexcept;
+  // The same by interned name: one array index, no hashing (the fold's way).
+  [[nodiscard]] const Card* find(CardName name) const noexcept;
+  [[nodiscard]] const Card* find(const std::string& name) const noexcept { return find(std::string_view(name)); }
+  [[nodiscard]] const Card* find(const char* name) const noexcept { return find(std::string_view(name)); }
   // The catalog name closest to `name` by edit distance (for "did you mean").
   [[nodiscard]] std::string closest(std::string_view name) const;
 
@@ -81,6 +86,7 @@ class Catalog {
  private:
   std::vector<Card> cards_;
   std::unordered_map<std::string_view, CardIndex> by_name_;
+  std::vector<std::uint32_t> by_id_;  // CardName id -> index + 1; 0 where no card of this catalog
   std::string hash_;
 
   void index();

@@ -5,8 +5,8 @@
 // (TroopDefeated, TroopFled, TerritoryControlTaken, GameEnded, MoraleChecked)
 // are checked against the fold, never trusted.
 //
-// Cards are named by catalog name, spaces by grid coordinate. Every payload
-// is a value type. The Cap'n Proto schema (events/schema/warlog.capnp) mirrors
+// Cards are named by catalog name (a CardName: an interned id), spaces by
+// grid coordinate. Every payload is a value type. The Cap'n Proto schema (events/schema/warlog.capnp) mirrors
 // this file; new payloads take new ordinals there, never renumbered.
 
 #include <cstdint>
@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "warlog/core/card_name.hpp"
 #include "warlog/core/error.hpp"
 #include "warlog/core/types.hpp"
 
@@ -23,7 +24,7 @@ using GameId = std::uint64_t;
 using Seq = std::uint64_t;  // 0-based position in a game's stream
 
 struct CardCount {
-  std::string card;
+  CardName card;
   int count = 0;
   friend bool operator==(const CardCount&, const CardCount&) = default;
 };
@@ -35,7 +36,7 @@ struct SeatSetup {
 };
 
 struct PlacedTerritory {
-  std::string card;
+  CardName card;
   Space space;
   friend bool operator==(const PlacedTerritory&, const PlacedTerritory&) = default;
 };
@@ -91,23 +92,23 @@ struct GameEnded {  // the result as recorded; the fold checks it
 
 // --- Muster Phase ------------------------------------------------------
 struct CardsDrawn {
-  std::vector<std::string> cards;
+  std::vector<CardName> cards;
   friend bool operator==(const CardsDrawn&, const CardsDrawn&) = default;
 };
 struct Foraged {  // hand -> Homeland
-  std::string card;
+  CardName card;
   friend bool operator==(const Foraged&, const Foraged&) = default;
 };
 struct ReturnedFromHomeland {  // Homeland -> hand, not playable this turn
-  std::string card;
+  CardName card;
   friend bool operator==(const ReturnedFromHomeland&, const ReturnedFromHomeland&) = default;
 };
 struct GambitStocked {  // the one extra Gambit per turn, hand -> Homeland
-  std::string card;
+  CardName card;
   friend bool operator==(const GambitStocked&, const GambitStocked&) = default;
 };
 struct CardPlayed {  // hand -> Vanguard; space is invalid for a Gambit held in play
-  std::string card;
+  CardName card;
   Space space;
   friend bool operator==(const CardPlayed&, const CardPlayed&) = default;
 };
@@ -190,7 +191,7 @@ struct LostTroopRecovered {
 };
 struct PaidItem {  // a Troop by space, or a Gambit in play by name (space invalid)
   Space space;
-  std::string card;
+  CardName card;
   friend bool operator==(const PaidItem&, const PaidItem&) = default;
 };
 struct ProvisionsPaid {  // in the order paid
@@ -199,7 +200,7 @@ struct ProvisionsPaid {  // in the order paid
   friend bool operator==(const ProvisionsPaid&, const ProvisionsPaid&) = default;
 };
 struct CardsDiscarded {
-  std::vector<std::string> cards;
+  std::vector<CardName> cards;
   friend bool operator==(const CardsDiscarded&, const CardsDiscarded&) = default;
 };
 struct TerritoryControlTaken {  // a consequence as recorded; the fold checks it

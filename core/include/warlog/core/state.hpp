@@ -3,13 +3,18 @@
 // Stored fields first; derived values are computed by the functions at the
 // bottom, never stored twice.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <optional>
+#include <stdexcept>
+#include <utility>
 #include <string>
 #include <vector>
 
+#include "warlog/core/card_name.hpp"
 #include "warlog/core/event.hpp"
 #include "warlog/core/types.hpp"
 
@@ -20,9 +25,75 @@ struct Card;
 struct Ruleset;
 enum class CardType : std::uint8_t;
 
-// A multiset of cards by name; ordered so that state text and digests are
-// deterministic.
-using CardPile = std::map<std::string, int, std::less<>>;
+// A multiset of cards: one flat vector of (card, count), in name order so
+// that iteration, state text and digests are deterministic, with a map's
+// interface for what the fold needs. Piles hold a few dozen distinct cards:
+// a lookup scans ids (one integer compare per card), an insertion keeps name
+// order. No count is ever 0 (erase removes it).
+class CardPile {
+ public:
+  using value_type = std::pair<CardName, int>;
+  using iterator = std::vector<value_type>::iterator;
+  using const_iterator = std::vector<value_type>::const_iterator;
+
+  CardPile() = default;
+  // {{"Vesna's Guard", 2}, ...}: names in any order, each at most once.
+  CardPile(std::initializer_list<value_type> cards) {
+    for (const value_type& c : cards) emplace(c.first, c.second);
+  }
+
+  [[nodiscard]] iterator begin() noexcept { return cards_.begin(); }
+  [[nodiscard]] iterator end() noexcept { return cards_.end(); }
+  [[nodiscard]] const_iterator begin() const noexcept { return cards_.begin(); }
+  [[nodiscard]] const_iterator end() const noexcept { return cards_.end(); }
+  [[nodiscard]] std::size_t size() const noexcept { return cards_.size(); }  // distinct cards
+  [[nodiscard]] bool empty() const noexcept { return cards_.empty(); }
+  void clear() noexcept { cards_.clear(); }
+
+  [[nodiscard]] iterator find(CardName card) noexcept {
+    for (auto it = cards_.begin(); it != cards_.end(); ++it)
+      if (it->first == card) return it;
+    return cards_.end();
+  }
+  [[nodiscard]] const_iterator find(CardName card) const noexcept {
+    for (auto it = cards_.begin(); it != cards_.end(); ++it)
+      if (it->first == card) return it;
+    return cards_.end();
+  }
+  [[nodiscard]] bool contains(CardName card) const noexcept { return find(card) != end(); }
+  // The card's count; throws std::out_of_range when absent (as std::map does).
+  [[nodiscard]] int at(CardName card) const {
+    const auto it = find(card);
+    if (it == end()) throw std::out_of_range("card not in pile");
+    return it->second;
+  }
+  // The last card in name order; the pile must not be empty.
+  [[nodiscard]] const value_type& back() const noexcept { return cards_.back(); }
+  [[nodiscard]] std::size_t count(CardName card) const noexcept { return contains(card) ? 1 : 0; }
+  // The card's count, inserting it at 0 when absent (as std::map does):
+  // the caller must then raise it or erase it.
+  int& operator[](CardName card) { return emplace(card, 0).first->second; }
+  // Inserts (card, n) when absent; returns the card's entry and whether it
+  // was inserted.
+  std::pair<iterator, bool> emplace(CardName card, int n) {
+    if (const auto it = find(card); it != end()) return {it, false};
+    const auto at = std::lower_bound(cards_.begin(), cards_.end(), card,
+                                     [](const value_type& v, const CardName& c) { return v.first < c; });
+    return {cards_.insert(at, value_type{card, n}), true};
+  }
+  iterator erase(const_iterator it) { return cards_.erase(it); }
+  std::size_t erase(CardName card) {
+    const auto it = find(card);
+    if (it == end()) return 0;
+    cards_.erase(it);
+    return 1;
+  }
+
+  friend bool operator==(const CardPile&, const CardPile&) = default;
+
+ private:
+  std::vector<value_type> cards_;
+};
 
 enum TroopFlag : std::uint16_t {
   kTroopLost = 1u << 0,
@@ -37,7 +108,7 @@ enum TroopFlag : std::uint16_t {
 };
 
 struct Troop {
-  std::string card;
+  CardName card;
   Seat owner = 0;
   std::int16_t damage = 0;          // Vitality lost so far
   std::uint16_t flags = 0;
@@ -50,7 +121,7 @@ struct Troop {
 };
 
 struct HeldCard {  // a card in the Homeland or a Gambit in play, with when it arrived
-  std::string card;
+  CardName card;
   std::uint16_t since_turn = 0;
   friend bool operator==(const HeldCard&, const HeldCard&) = default;
 };
@@ -58,7 +129,7 @@ struct HeldCard {  // a card in the Homeland or a Gambit in play, with when it a
 // A Troop destroyed the turn it was Mustered or un-Burrowed: it must still be
 // provisioned this turn (Warfare Phase › The Troop Wages Rule).
 struct WageDue {
-  std::string card;
+  CardName card;
   Space space;             // where it stood when destroyed
   bool unburrowed = false; // a defeated Burrowed Troop that un-Burrowed: paid first, discard if unpaid
   friend bool operator==(const WageDue&, const WageDue&) = default;
@@ -116,7 +187,7 @@ struct SeatState {
 };
 
 struct TerritoryState {
-  std::string card;
+  CardName card;
   Space space;
   int beneath = 0;           // destroyed Troops counted toward its Threshold
   // No controller: Control is derived from the Troops beside it
@@ -130,7 +201,7 @@ struct TerritoryState {
 // (TroopDefeated.beneath, rulings R-071); until it does, the first in setup
 // order holds it.
 struct PlacedBeneath {
-  std::string card;
+  CardName card;
   Space troop;                 // where it was destroyed
   std::int8_t territory = -1;  // index into territories
   std::int8_t beside = 0;      // how many Territories it was destroyed beside
