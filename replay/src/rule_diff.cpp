@@ -237,6 +237,12 @@ std::string outcome_words(const Outcome& o, const GameSummary& g) {
 }
 
 std::string flip_words(const GameDiff& d) {
+  // The same result decided on another turn: not a flip of who won, say so.
+  if (won(d.base) && won(d.candidate) && d.base.winner == d.candidate.winner &&
+      *d.base.victory == *d.candidate.victory && d.base.turn != d.candidate.turn) {
+    return fmt::format("{} still wins by {}, on turn {} instead of {}", seat_words(d.game, d.candidate.winner),
+                       victory_name(*d.candidate.victory), d.candidate.turn, d.base.turn);
+  }
   const std::string was = won(d.base) ? fmt::format("{} by {} on turn {}", seat_words(d.game, d.base.winner),
                                                     victory_name(*d.base.victory), d.base.turn)
                                       : fmt::format("no winner by turn {}", d.base.turn);

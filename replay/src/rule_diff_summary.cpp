@@ -134,7 +134,14 @@ std::string DiffSummary::games_words() const {
 std::string DiffSummary::text(std::string_view against) const {
   std::string out;
   auto line = [&out](std::string s) { out += fit(s, 80) + "\n"; };
-  line(fmt::format("rule-diff: {} under {}", games_words(), against));
+  // Which ruleset or card list is never cut short: a long one goes on a line of its own, whole.
+  const std::string header = fmt::format("rule-diff: {} under {}", games_words(), against);
+  if (header.size() <= 80) {
+    line(header);
+  } else {
+    line(fmt::format("rule-diff: {} under", games_words()));
+    out += fmt::format("  {}\n", against);
+  }
   // What the filter selected ("3 of 14 games" above): every count below is of those games.
   if (filter_.any()) line(fmt::format("selected: the changed games {}", filter_.words()));
   for (DiffClass c : {DiffClass::Unchanged, DiffClass::Findings, DiffClass::Outcome, DiffClass::Undetermined}) {

@@ -174,8 +174,10 @@ class Teller {
     }
   }
 
+  // Copies of a card: a card's name has no plural ("2 copies of Weald Burrower").
   static std::string count_words(int n, const std::string& card) {
-    return n == 0 ? fmt::format("no {}", card) : fmt::format("{} {}", n, card);
+    if (n == 0) return fmt::format("no {}", card);
+    return n == 1 ? fmt::format("1 copy of {}", card) : fmt::format("{} copies of {}", n, card);
   }
 
   void pile(core::Seat seat, const char* what, const core::CardPile& pb, const core::CardPile& pc) {
@@ -289,7 +291,12 @@ class Teller {
       const std::string subject = fmt::format("the {} on {}", tc.card, core::to_string(tc.space));
       if (tb.beneath != tc.beneath) {
         card(tc.card);
-        say(fmt::format("{} has {} destroyed Troops beneath it instead of {}", subject, tc.beneath, tb.beneath));
+        const auto troops = [](int n) {
+          return n == 0 ? std::string("no destroyed Troops")
+                        : fmt::format("{} destroyed Troop{}", n, n == 1 ? "" : "s");
+        };
+        say(fmt::format("{} has {} beneath it instead of {}", subject, troops(tc.beneath),
+                        tb.beneath == 0 ? std::string("none") : std::to_string(tb.beneath)));
       }
       // Control is derived, never stored: derived under each side's rules.
       const core::Seat held_b = core::territory_controller(b_, tb, bc_, br_);
@@ -298,8 +305,10 @@ class Teller {
         card(tc.card);
         player(held_c);
         player(held_b);
-        auto by = [this](core::Seat s) { return s == core::kNoSeat ? std::string("nobody") : who(s); };
-        say(fmt::format("{} is Controlled by {} instead of {}", subject, by(held_c), by(held_b)));
+        auto by = [this](core::Seat s) {
+          return s == core::kNoSeat ? std::string("uncontrolled") : fmt::format("Controlled by {}", who(s));
+        };
+        say(fmt::format("{} is {} instead of {}", subject, by(held_c), by(held_b)));
       }
     }
   }
@@ -353,10 +362,17 @@ class Teller {
     }
     if (c_.winner != b_.winner || c_.victory != b_.victory) {
       auto result = [](const GameState& s) {
-        if (!s.victory || s.winner == core::kNoSeat) return std::string("no one has won");
-        return fmt::format("{} has won", seat_words(s, s.winner));
+        if (!s.victory || s.winner == core::kNoSeat) return std::string("no victory");
+        const std::string w = seat_words(s, s.winner);
+        switch (*s.victory) {
+          case core::Victory::Supremacy: return fmt::format("a Supremacy Victory for {}", w);
+          case core::Victory::Attrition: return fmt::format("an Attrition Victory for {}", w);
+          case core::Victory::Concession: return fmt::format("a win by Concession for {}", w);
+          case core::Victory::Unfinished: break;
+        }
+        return std::string("no victory");
       };
-      say(fmt::format("{} instead of: {}", result(c_), result(b_)));
+      say(fmt::format("the result is {} instead of {}", result(c_), result(b_)));
     }
     if (c_.this_turn.win_checked != b_.this_turn.win_checked) {
       note(c_.this_turn.win_checked ? "the win has been checked this turn, which under the base it has not"

@@ -268,7 +268,7 @@ TEST(RuleDiffArchive, TheBurrowVariantChangesGeneratedGames) {
   ASSERT_EQ(game1.at("game").get<int>(), 1) << game1.dump();
   EXPECT_EQ(game1.at("class"), "undetermined");
   EXPECT_EQ(game1.at("first_divergence").at("differences").dump(),
-            R"j(["the Crossroads Shrine on c3 is Controlled by nobody instead of Seat 2 (Joss)"])j");
+            R"j(["the Crossroads Shrine on c3 is uncontrolled instead of Controlled by Seat 2 (Joss)"])j");
   EXPECT_EQ(game1.at("undetermined").at("seq").get<int>(), 199) << game1.at("undetermined").dump();
   // The old sample leaves the same games as they are: why the docs use this one.
   const auto deck = run_warlog("rule-diff " + store + rulesets + "empty_deck_penalty.toml --summary -j 2");

@@ -119,6 +119,11 @@ TEST(RuleDiff, EachGameFallsInExactlyOneClass) {
   EXPECT_EQ(d.klass(), replay::DiffClass::Outcome);
   EXPECT_EQ(replay::flip_words(d),
             "Seat 2 (Bruno) wins by Attrition on turn 9 instead of Seat 1 (Alice) by Supremacy on turn 7");
+  // The same winner and victory on another turn is an outcome change, and says
+  // that nobody else won.
+  d.candidate = replay::Outcome{0, core::Victory::Supremacy, 5};
+  EXPECT_EQ(d.klass(), replay::DiffClass::Outcome);
+  EXPECT_EQ(replay::flip_words(d), "Seat 1 (Alice) still wins by Supremacy, on turn 5 instead of 7");
   d.undetermined = replay::Unfollowable{};
   EXPECT_EQ(d.klass(), replay::DiffClass::Undetermined);
   for (auto c : {replay::DiffClass::Unchanged, replay::DiffClass::Findings, replay::DiffClass::Outcome,
