@@ -243,6 +243,11 @@ std::string flip_words(const GameDiff& d) {
     return fmt::format("{} still wins by {}, on turn {} instead of {}", seat_words(d.game, d.candidate.winner),
                        victory_name(*d.candidate.victory), d.candidate.turn, d.base.turn);
   }
+  if (won(d.base) && won(d.candidate) && d.base.winner == d.candidate.winner) {
+    return fmt::format("{} still wins, by {} on turn {} instead of by {} on turn {}",
+                       seat_words(d.game, d.candidate.winner), victory_name(*d.candidate.victory), d.candidate.turn,
+                       victory_name(*d.base.victory), d.base.turn);
+  }
   const std::string was = won(d.base) ? fmt::format("{} by {} on turn {}", seat_words(d.game, d.base.winner),
                                                     victory_name(*d.base.victory), d.base.turn)
                                       : fmt::format("no winner by turn {}", d.base.turn);

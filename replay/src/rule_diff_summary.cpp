@@ -170,8 +170,14 @@ std::string DiffSummary::text(std::string_view against) const {
     std::vector<std::pair<std::uint16_t, std::size_t>> by(turns_.begin(), turns_.end());
     const auto earliest = *std::min_element(by.begin(), by.end());
     std::stable_sort(by.begin(), by.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    // The earliest turn is named once: as the most frequent too when it is.
+    const bool earliest_most = by.front() == earliest;
     std::erase(by, earliest);
-    std::string s = fmt::format("first divergence: earliest turn {} ({}); most often", earliest.first, earliest.second);
+    std::string s = earliest_most
+                        ? fmt::format("first divergence: most often turn {} ({}), the earliest;", earliest.first,
+                                      earliest.second)
+                        : fmt::format("first divergence: earliest turn {} ({}); most often", earliest.first,
+                                      earliest.second);
     if (by.empty()) s = fmt::format("first divergence: turn {} ({})", earliest.first, earliest.second);
     for (std::size_t i = 0; i < by.size() && i < 8; ++i) {
       const std::string item = fmt::format("{} turn {} ({})", i ? "," : "", by[i].first, by[i].second);

@@ -310,6 +310,12 @@ class Teller {
         };
         say(fmt::format("{} is {} instead of {}", subject, by(held_c), by(held_b)));
       }
+      // Due in the final turn until Control answers it.
+      if (tb.final_due != tc.final_due) {
+        card(tc.card);
+        say(tc.final_due ? fmt::format("{} is still due in the final turn instead of answered by Control", subject)
+                         : fmt::format("{} is answered by Control in the final turn instead of still due", subject));
+      }
     }
   }
 

@@ -63,7 +63,9 @@ TEST(RuleDiffSummary, TwentyThousandGamesFitTheFirstScreen) {
             std::string::npos)
       << "the first flip is the lowest id\n" << text;
   EXPECT_EQ(text.find("  game 42: "), std::string::npos) << "only the first five flips\n" << text;
-  EXPECT_NE(text.find("first divergence: earliest turn "), std::string::npos) << text;
+  // Turn 2 (the earliest) is also among the most frequent: named once, as both.
+  EXPECT_NE(text.find("first divergence: most often turn 2 (500), the earliest; turn 3 (500)"), std::string::npos)
+      << text;
 }
 
 TEST(RuleDiffSummary, ATallyCrossesAsOneLineAndBack) {
@@ -160,6 +162,32 @@ TEST(RuleDiffSummary, UnderAFilterTheTotalsAreOfTheSelectedGames) {
   EXPECT_EQ(all.at("games"), 20001);
   EXPECT_EQ(all.at("selection").at("only"), nullptr);
   EXPECT_EQ(all.at("selection").at("compared_games"), 20001);
+}
+
+}  // namespace
+}  // namespace warlog
+
+namespace warlog {
+namespace {
+
+// The earliest turn is also the most frequent: "most often" must not leave
+// it out (a trial read "earliest turn 6 (12); most often turn 8 (11)").
+TEST(RuleDiffSummary, TheEarliestTurnThatIsAlsoTheMostFrequentIsSaidToBe) {
+  replay::DiffSummary s;
+  core::GameId g = 1;
+  for (auto [turn, games] : {std::pair{6, 3}, std::pair{8, 2}, std::pair{11, 1}}) {
+    for (int i = 0; i < games; ++i) {
+      replay::DiffTally t;
+      t.game = g++;
+      t.klass = replay::DiffClass::Findings;
+      t.first_turn = static_cast<std::uint16_t>(turn);
+      s.add(t);
+    }
+  }
+  const std::string text = s.text("x.toml");
+  EXPECT_NE(text.find("first divergence: most often turn 6 (3), the earliest; turn 8 (2), turn 11 (1)\n"),
+            std::string::npos)
+      << text;
 }
 
 }  // namespace

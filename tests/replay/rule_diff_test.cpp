@@ -124,6 +124,8 @@ TEST(RuleDiff, EachGameFallsInExactlyOneClass) {
   d.candidate = replay::Outcome{0, core::Victory::Supremacy, 5};
   EXPECT_EQ(d.klass(), replay::DiffClass::Outcome);
   EXPECT_EQ(replay::flip_words(d), "Seat 1 (Alice) still wins by Supremacy, on turn 5 instead of 7");
+  d.candidate = replay::Outcome{0, core::Victory::Attrition, 9};
+  EXPECT_EQ(replay::flip_words(d), "Seat 1 (Alice) still wins, by Attrition on turn 9 instead of by Supremacy on turn 7");
   d.undetermined = replay::Unfollowable{};
   EXPECT_EQ(d.klass(), replay::DiffClass::Undetermined);
   for (auto c : {replay::DiffClass::Unchanged, replay::DiffClass::Findings, replay::DiffClass::Outcome,
