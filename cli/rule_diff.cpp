@@ -148,9 +148,13 @@ class DiffReport {
       fmt::print("{}", summary_.text(against_));
       if (!summary_only_) {
         const std::string filters = summary_.filter().words();
-        fmt::print("{}\n", replay::fit(fmt::format("per game below: {} of {} changed game{}{}{}", shown_, changed,
-                                                   changed == 1 ? "" : "s", filters.empty() ? "" : " ", filters),
-                                       80));
+        if (changed == 0) {
+          fmt::print("no game changes{}{}\n", filters.empty() ? "" : " ", filters);
+        } else {
+          fmt::print("{}\n", replay::fit(fmt::format("per game below: {} of {} changed game{}{}{}", shown_, changed,
+                                                     changed == 1 ? "" : "s", filters.empty() ? "" : " ", filters),
+                                         80));
+        }
         if (!print_spool()) return kExitError;
       }
     }

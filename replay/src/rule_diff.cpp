@@ -289,7 +289,7 @@ std::string diff_text(const GameDiff& d) {
     const Unfollowable& u = *d.undetermined;
     out += fmt::format("  not followable from {}:\n    {} {}\n", moment_words(u.at, d.game), u.because.finding.rule_id,
                        u.because.finding.message);
-    out += fmt::format("  outcome: as recorded {}; under the candidate undetermined\n", outcome_words(d.base, d.game));
+    out += fmt::format("  outcome: as recorded, {}; under the candidate, undetermined\n", outcome_words(d.base, d.game));
   } else if (k == DiffClass::Outcome) {
     out += fmt::format("  OUTCOME CHANGES: {}\n", flip_words(d));
   } else {

@@ -302,10 +302,10 @@ std::string DiffSummary::html_head(std::string_view against) const {
                        xml_escape(id), r.games, r.added, r.removed);
   }
   out += "</table>\n<h2>Where games first diverge</h2>\n" + turn_chart(turns_);
-  out += fmt::format("<h2>First outcome flips (of {})</h2>\n", count(DiffClass::Outcome));
   if (flips_.empty()) {
-    out += "<p>None.</p>\n";
+    out += "<h2>Outcome flips</h2>\n<p>None.</p>\n";
   } else {
+    out += fmt::format("<h2>First outcome flips (of {})</h2>\n", count(DiffClass::Outcome));
     out += "<table>\n<tr><th>game</th><th>title</th><th>outcome</th></tr>\n";
     for (const Flip& f : flips_) {
       out += fmt::format("<tr class=\"outcome\"><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>\n", f.game,
@@ -331,7 +331,7 @@ std::string diff_html_row(const GameDiff& d) {
                                    std::string(d.undetermined->because.finding.rule_id) + " " +
                                    d.undetermined->because.finding.message)
                      : std::string();
-  const std::string outcome = d.undetermined                 ? "as recorded " + outcome_words(d.base, d.game) + "; under the candidate undetermined"
+  const std::string outcome = d.undetermined                 ? "as recorded, " + outcome_words(d.base, d.game) + "; under the candidate, undetermined"
                               : d.klass() == DiffClass::Outcome ? flip_words(d)
                                                                 : "unchanged: " + outcome_words(d.base, d.game);
   return fmt::format(

@@ -60,6 +60,20 @@ TEST_F(RuleDiffCli, NothingToCompareIsAUsageError) {
   EXPECT_EQ(run_warlog("rule-diff " + store_ + " --base " + kSamples + "/rulesets/standard.toml").code, 2);
 }
 
+// A change that changes no game says so, not "per game below: 0 of 0
+// changed games", and exits 0; its page has no "(of 0)".
+TEST_F(RuleDiffCli, AChangeThatChangesNoGameSaysSo) {
+  const std::string leader = kSamples + "/rulesets/leader_from_morale.toml";
+  const auto r = run_warlog("rule-diff " + store_ + " --candidate " + leader);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\nno game changes\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("0 of 0"), std::string::npos) << r.out;
+  const auto page = run_warlog("rule-diff " + store_ + " --candidate " + leader + " --format html");
+  EXPECT_EQ(page.code, 0) << page.err;
+  EXPECT_NE(page.out.find("<h2>Outcome flips</h2>\n<p>None.</p>"), std::string::npos) << page.out;
+  EXPECT_EQ(page.out.find("(of 0)"), std::string::npos);
+}
+
 TEST_F(RuleDiffCli, ACatalogGivenAsARulesetSaysWhichOptionTakesIt) {
   const auto r = run_warlog("rule-diff " + store_ + " --candidate " + kErrata);
   EXPECT_EQ(r.code, 2);
