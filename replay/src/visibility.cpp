@@ -46,13 +46,19 @@ constexpr std::array kEventVisibility{
 static_assert(kEventVisibility.size() == std::variant_size_v<core::Payload>,
               "every payload kind has a row in the visibility table (docs/rulings.md › Visibility)");
 
-void hide(core::CardName& card) { card = core::CardName(kHiddenCard); }
+// Interned once, not on every card hidden.
+const core::CardName& hidden_card() {
+  static const core::CardName kName{kHiddenCard};
+  return kName;
+}
+
+void hide(core::CardName& card) { card = hidden_card(); }
 
 void hide(core::CardPile& pile) {
   int n = 0;
   for (const auto& [card, count] : pile) n += count;
   pile.clear();
-  if (n > 0) pile.emplace(core::CardName(kHiddenCard), n);
+  if (n > 0) pile.emplace(hidden_card(), n);
 }
 
 void hide(std::vector<core::HeldCard>& held) {
@@ -63,7 +69,7 @@ void hide(std::vector<core::CardCount>& list) {
   int n = 0;
   for (const core::CardCount& c : list) n += c.count;
   list.clear();
-  if (n > 0) list.push_back({std::string(kHiddenCard), n});
+  if (n > 0) list.push_back({hidden_card(), n});
 }
 
 template <class... F>

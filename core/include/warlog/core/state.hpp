@@ -29,7 +29,9 @@ enum class CardType : std::uint8_t;
 // that iteration, state text and digests are deterministic, with a map's
 // interface for what the fold needs. Piles hold a few dozen distinct cards:
 // a lookup scans ids (one integer compare per card), an insertion keeps name
-// order. No count is ever 0 (erase removes it).
+// order. The fold erases a card whose count reaches 0 (detail::Step::take);
+// operator[] may leave a 0 entry, as std::map's does, for its caller to
+// raise or erase.
 class CardPile {
  public:
   using value_type = std::pair<CardName, int>;
@@ -51,14 +53,10 @@ class CardPile {
   void clear() noexcept { cards_.clear(); }
 
   [[nodiscard]] iterator find(CardName card) noexcept {
-    for (auto it = cards_.begin(); it != cards_.end(); ++it)
-      if (it->first == card) return it;
-    return cards_.end();
+    return std::find_if(cards_.begin(), cards_.end(), [card](const value_type& v) { return v.first == card; });
   }
   [[nodiscard]] const_iterator find(CardName card) const noexcept {
-    for (auto it = cards_.begin(); it != cards_.end(); ++it)
-      if (it->first == card) return it;
-    return cards_.end();
+    return std::find_if(cards_.begin(), cards_.end(), [card](const value_type& v) { return v.first == card; });
   }
   [[nodiscard]] bool contains(CardName card) const noexcept { return find(card) != end(); }
   // The card's count; throws std::out_of_range when absent (as std::map does).
