@@ -210,9 +210,10 @@ int run_audit(const Options& o) {
     } else {
       std::erase_if(r->findings, left_out);
     }
-    // Who attests the events just folded: audit read them through the
-    // chain check (a broken game is no audit), so the chain holds here.
-    auto trust = checked_trust_report(archive, id, ring);
+    // Who attests the events just folded: audit read them through verify's
+    // own check (a game broken within its events is no audit), which said
+    // whether anything after them is broken (r->verified).
+    auto trust = checked_trust_report(archive, id, ring, r->verified);
     if (!trust) {
       box.put(kFailed, fmt::format("warlog: {}\n", trust.error().message));  // the audit itself still stands
     }

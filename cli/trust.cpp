@@ -49,13 +49,18 @@ Expected<TrustReport> checked_trust_report(const replay::Archive& archive, core:
                                            const replay::Keyring& keyring) {
   auto v = archive.verify(id);
   if (!v) return tl::unexpected(v.error());
-  auto r = trust_report(archive, id, keyring, v->ok);
-  if (!r && v->ok) return r;
+  return checked_trust_report(archive, id, keyring, *v);
+}
+
+Expected<TrustReport> checked_trust_report(const replay::Archive& archive, core::GameId id,
+                                           const replay::Keyring& keyring, const replay::VerifyResult& v) {
+  auto r = trust_report(archive, id, keyring, v.ok);
+  if (!r && v.ok) return r;
   if (!r) r = TrustReport{};
-  if (!v->ok) {
+  if (!v.ok) {
     r->broken = true;
-    r->line = fmt::format("BROKEN at seq {}: {} (warlog verify says more)", v->first_bad_seq ? *v->first_bad_seq : 0,
-                          v->detail);
+    r->line = fmt::format("BROKEN at seq {}: {} (warlog verify says more)", v.first_bad_seq ? *v.first_bad_seq : 0,
+                          v.detail);
   } else if (r->trust.failed() && !r->line.starts_with("INVALID")) {
     // A valid signature with a signed state vanished (a rollback) is no "valid".
     r->line = "REFUSED (a signed state or ruling does not hold, below): " + r->line;

@@ -60,6 +60,11 @@ struct TrustReport {
 // never "consistent" or "valid".
 [[nodiscard]] Expected<TrustReport> checked_trust_report(const replay::Archive& archive, core::GameId id,
                                                          const replay::Keyring& keyring);
+// The same, from a verify already made (GameAudit::verified: the audit's
+// own walk checked the game).
+[[nodiscard]] Expected<TrustReport> checked_trust_report(const replay::Archive& archive, core::GameId id,
+                                                         const replay::Keyring& keyring,
+                                                         const replay::VerifyResult& verified);
 // "trusted", "unknown", "stale", "invalid", "unsigned".
 [[nodiscard]] std::string_view verdict_name(replay::GameTrust::Verdict v) noexcept;
 // {verdict, failed, line, notes}: docs/schema/common.schema.json#/$defs/trust.

@@ -479,6 +479,39 @@ Expected<core::Ruleset> Archive::ruleset_of(core::GameId id) const {
   return **r;
 }
 
+namespace {
+
+VerifyResult verify_result(core::GameId id, const store::VerifyReport& report) {
+  VerifyResult r;
+  r.game = id;
+  r.ok = report.ok();
+  if (report.broken) {
+    r.first_bad_seq = report.broken->seq;
+    r.detail = report.broken->what;
+    r.no_record = report.broken->kind == store::BrokenLink::Kind::Orphan;
+  } else {
+    r.detail = fmt::format("chain intact ({} events, {} annotation{})", report.events_checked,
+                           report.annotations_checked, report.annotations_checked == 1 ? "" : "s");
+  }
+  return r;
+}
+
+// The audit's walk stopped before the record's count: the first broken
+// link, in the words a read gives it (DataLoss).
+Error short_walk(core::GameId id, const store::VerifyReport& report) {
+  using Kind = store::BrokenLink::Kind;
+  if (!report.broken) {
+    return Error{ErrorCode::DataLoss, fmt::format("game {}: the events stop at seq {}; run verify", id,
+                                                  report.events_given)};
+  }
+  const auto& b = *report.broken;
+  const bool chain = b.kind == Kind::TagMismatch || b.kind == Kind::ChainMismatch || b.kind == Kind::HeadMismatch;
+  return Error{ErrorCode::DataLoss, chain ? fmt::format("game {}: the chain breaks at seq {}: {}; run verify", id, b.seq, b.what)
+                                          : fmt::format("game {}, seq {}: {}; run verify", id, b.seq, b.what)};
+}
+
+}  // namespace
+
 Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options) const {
   // The context first (it reads blobs), then one reader for the scan: never two at once.
   auto recorded = read_meta(*this, id);
@@ -503,7 +536,10 @@ Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options)
   detail::TimeLog times;
   core::Event last;  // the last event's place, where the end of the log is found
   core::LogFold log(ctx);  // the final state is had from its finish
-  auto n = reader->scan(id, 0, store::kEndSeq, [&](const core::Event& ev) {
+  // One walk checks the game as verify does and folds it (each block's
+  // events once its tags and S hold): events are decoded once, not once
+  // for the fold and again for the check (docs/performance.md › One walk).
+  auto report = reader->verify(id, [&](const core::Event& ev) {
     if (core::is_correction(ev.payload)) {
       corrected = true;  // folded again below, whole
       return false;
@@ -516,7 +552,12 @@ Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options)
     last = core::Event{ev.game, ev.seq, ev.turn, ev.phase, core::kNoSeat, core::GameEnded{}};
     return true;
   });
-  if (!n) return tl::unexpected(n.error());  // the scan names the game and seq
+  if (!report) return tl::unexpected(report.error());
+  if (report->not_given) return tl::unexpected(*report->not_given);  // names the game and seq
+  if ((corrected ? report->events_checked : report->events_given) < meta->event_count) {
+    return tl::unexpected(short_walk(id, *report));
+  }
+  audit.verified = verify_result(id, *report);
   if (!corrected) {
     // The log as a whole record: its end closes the part it ends in.
     found.clear();
@@ -555,18 +596,7 @@ Expected<VerifyResult> Archive::verify(core::GameId id) const {
   if (!reader) return tl::unexpected(reader.error());
   auto report = reader->verify(id);
   if (!report) return tl::unexpected(report.error());
-  VerifyResult r;
-  r.game = id;
-  r.ok = report->ok();
-  if (report->broken) {
-    r.first_bad_seq = report->broken->seq;
-    r.detail = report->broken->what;
-    r.no_record = report->broken->kind == store::BrokenLink::Kind::Orphan;
-  } else {
-    r.detail = fmt::format("chain intact ({} events, {} annotation{})", report->events_checked,
-                           report->annotations_checked, report->annotations_checked == 1 ? "" : "s");
-  }
-  return r;
+  return verify_result(id, *report);
 }
 
 Moment moment_at(const core::Context& ctx, const std::vector<core::Event>& events, core::Seq seq) {

@@ -176,45 +176,6 @@ Expected<GameMeta> Reader::record(core::GameId id) const {
 namespace {
 
 
-// What one walk has read, handed to the store's count (MappedPages) at its
-// end and every MappedPages::kReleaseEvery events within it, so that the pages of the
-// memory-mapped data file leave this process's resident set as scans go:
-// a million-event game would otherwise leave ~130 MB of the file mapped in
-// (RSS) though the scan holds one event at a time, and an audit of 100,000
-// short games the whole file (~710 MB), one short scan at a time.
-// The pages stay in the kernel's page cache and a later read faults them
-// back in with the same bytes (MappedPages::read).
-class PagesBehind {
- public:
-  explicit PagesBehind(detail::MappedPages& store) : store_(store) {}
-  PagesBehind(const PagesBehind&) = delete;
-  PagesBehind& operator=(const PagesBehind&) = delete;
-  ~PagesBehind() { hand_over(); }
-
-  void read(std::string_view bytes, core::Seq events) noexcept {
-    if (bytes.empty()) return;
-    const auto at = reinterpret_cast<std::uintptr_t>(bytes.data());
-    lo_ = std::min(lo_, at);
-    hi_ = std::max(hi_, at + bytes.size());
-    count_ += events;
-    if (count_ >= detail::MappedPages::kReleaseEvery) hand_over();
-  }
-
- private:
-  void hand_over() noexcept {
-    if (lo_ >= hi_) return;
-    (void)store_.read(lo_, hi_, count_);
-    lo_ = UINTPTR_MAX;
-    hi_ = 0;
-    count_ = 0;
-  }
-
-  detail::MappedPages& store_;
-  std::uintptr_t lo_ = UINTPTR_MAX;
-  std::uintptr_t hi_ = 0;
-  core::Seq count_ = 0;
-};
-
 std::string block_range(core::Seq first, std::uint16_t n) {
   return n <= 1 ? fmt::format("seq {}", first) : fmt::format("seq {}..{}", first, first + n - 1);
 }
@@ -273,7 +234,7 @@ Expected<void> walk_blocks(const Shared& s, MDB_txn* txn, const GameMeta& m, cor
   auto cursor = lmdb::Cursor::open(txn, s.dbi.events);
   if (!cursor) return detail::fail(s, "opening an events cursor", cursor.error());
   thread_local detail::AlignedBody aligned;
-  PagesBehind behind(s.pages);
+  detail::PagesBehind behind(s.pages);
   const auto start = event_key(game, first);
   for (auto e = cursor->get(MDB_SET_RANGE, view(start)); first < to; e = cursor->get(MDB_NEXT)) {
     if (!e) return detail::fail(s, "reading events", e.error());

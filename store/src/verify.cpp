@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include <sodium.h>
 
@@ -49,7 +50,9 @@ Expected<std::vector<std::string>> index_keys_naming(const detail::Shared& s, MD
 
 }  // namespace
 
-Expected<VerifyReport> Reader::verify(core::GameId game) const {
+Expected<VerifyReport> Reader::verify(core::GameId game) const { return verify(game, EventFn{}); }
+
+Expected<VerifyReport> Reader::verify(core::GameId game, const EventFn& fn) const {
   const detail::Shared& s = *shared_;
   VerifyReport report;
   report.game = game;
@@ -103,6 +106,10 @@ Expected<VerifyReport> Reader::verify(core::GameId game) const {
   core::Seq expected = 0;  // the next block's first seq
   bool partial = false;    // the block before was not full: nothing may follow it
   std::optional<core::GameCreated> created;
+  // What fn is given: a block's events, held until its tags and S hold.
+  bool giving = static_cast<bool>(fn);
+  std::vector<core::Event> held;
+  detail::PagesBehind behind(s.pages);
   for (auto e = cursor->get(MDB_SET_RANGE, view(start));; e = cursor->get(MDB_NEXT)) {
     if (!e) return detail::fail(s, "reading events", e.error());
     if (!*e) break;
@@ -129,6 +136,10 @@ Expected<VerifyReport> Reader::verify(core::GameId game) const {
     const std::string_view body = *decoded;
     detail::BodyReader in(body);
     std::optional<core::Seq> bad_tag;
+    held.clear();
+    // Only a block wholly within the record's count is given (one beyond it
+    // is a count mismatch, reported below).
+    const bool hold = giving && end <= meta->event_count;
     crypto_generichash_state prefix{};  // S over the body so far: the head after each event
     std::size_t hashed = 0;
     if (match_prefixes) {
@@ -163,6 +174,9 @@ Expected<VerifyReport> Reader::verify(core::GameId game) const {
       auto ev = events::decode_event(bytes);
       if (!ev && ev.error().code == ErrorCode::Unsupported) {
         ++report.unknown_payloads;  // written by a newer warlog; its tag and block still check
+        if (hold && !report.not_given) {
+          report.not_given = Error{ErrorCode::Unsupported, fmt::format("game {}, seq {}: {}", game, seq, ev.error().message)};
+        }
       } else if (!ev) {
         return broken(seq, Kind::Undecodable, fmt::format("the event does not decode: {}", ev.error().message));
       } else {
@@ -175,6 +189,10 @@ Expected<VerifyReport> Reader::verify(core::GameId game) const {
                         seq == 0 ? std::string("event 0 is not GameCreated") : std::string("a second GameCreated"));
         }
         if (is_created) created = std::get<core::GameCreated>(ev->payload);
+        if (hold && !report.not_given) {
+          ev->game = game;
+          held.push_back(std::move(*ev));
+        }
       }
       if (seq == 0 && game_identity(bytes) != meta->identity) {
         return broken(0, Kind::IdentityMismatch, "event 0 does not hash to the identity in the game record");
@@ -192,6 +210,20 @@ Expected<VerifyReport> Reader::verify(core::GameId game) const {
                                 range));
     }
     report.events_checked = end;
+    // The last block of the count ends at the record's head, or is not given.
+    if (hold && (end < meta->event_count || at == meta->head)) {
+      for (const core::Event& ev : held) {
+        ++report.events_given;
+        if (!fn(ev)) {
+          giving = false;
+          break;
+        }
+      }
+      if (report.not_given) giving = false;
+    } else {
+      giving = false;
+    }
+    behind.read(value, b->n);
     prev = at;
     partial = end != detail::segment_end(first);
     expected = end;

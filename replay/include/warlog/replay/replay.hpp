@@ -82,6 +82,16 @@ struct RestsOn {
   std::size_t events_applied = 0;
 };
 
+struct VerifyResult {
+  core::GameId game = 0;
+  bool ok = false;
+  std::optional<core::Seq> first_bad_seq;  // the first broken link
+  std::string detail;                      // what is wrong there, or "chain intact (N events)"
+  // Events or annotations are stored under the id, but it has no game record
+  // (a deleted record): nothing to check them against (detail says which).
+  bool no_record = false;
+};
+
 struct GameAudit {
   GameSummary game;
   std::vector<LocatedFinding> findings;
@@ -92,6 +102,10 @@ struct GameAudit {
   std::vector<StruckEvent> struck;  // events the fold skips (corrections); empty for most games
   std::vector<PartTime> times;      // per part of the game; empty when no event has a recorded time
   std::optional<RestsOn> rests_on;  // AuditOptions::rests_on only
+  // What Archive::verify says of the game, checked by the same walk that
+  // folded it: the events are intact, but a break after them (the identity
+  // index, a blob, the annotation chain, the record) is said here.
+  VerifyResult verified;
   [[nodiscard]] std::size_t violations() const noexcept;
   // core::digest(final_state): BLAKE2b of the state as text, 64 hex digits.
   // Computed when asked (about 120,000 instructions, a tenth of auditing a
@@ -134,16 +148,6 @@ struct ImportResult {
 struct ImportFailure {
   Error error;
   std::vector<core::NotationError> notation_errors;
-};
-
-struct VerifyResult {
-  core::GameId game = 0;
-  bool ok = false;
-  std::optional<core::Seq> first_bad_seq;  // the first broken link
-  std::string detail;                      // what is wrong there, or "chain intact (N events)"
-  // Events or annotations are stored under the id, but it has no game record
-  // (a deleted record): nothing to check them against (detail says which).
-  bool no_record = false;
 };
 
 // A moment of a game: the state after event `seq` and what that event found.

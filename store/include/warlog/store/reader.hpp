@@ -78,6 +78,12 @@ struct VerifyReport {
   core::Seq unknown_payloads = 0;    // events of a payload kind newer than this build
   std::uint64_t annotations_checked = 0;  // annotations whose chain link held
   std::optional<BrokenLink> broken;  // the first broken link; empty when intact
+  // verify(game, fn) only: events given to fn (each after its block's tags
+  // and S held), and why the giving stopped short of a checked event (an
+  // event of a payload kind this build does not know: "game G, seq S: ...",
+  // ErrorCode::Unsupported), while the check went on to the end.
+  core::Seq events_given = 0;
+  std::optional<Error> not_given;
 
   [[nodiscard]] bool ok() const noexcept { return !broken.has_value(); }
 };
@@ -159,6 +165,13 @@ class Reader {
   // game id with neither a record nor events (a game id with events but no
   // record is reported broken, kind Orphan); IoError etc. when LMDB fails.
   [[nodiscard]] Expected<VerifyReport> verify(core::GameId game) const;
+  // The same check, giving fn each decoded event of the record's count
+  // (game set) in order as the check passes it, so that one walk both
+  // checks and folds a game (Archive::audit): a block's events are given
+  // only once its tags and S hold, the last block's only once its S is the
+  // record's head, so nothing given was altered. A false from fn stops the
+  // giving, never the check. The report says how many were given.
+  [[nodiscard]] Expected<VerifyReport> verify(core::GameId game, const EventFn& fn) const;
   // Game ids that have events or annotations but no record (a deleted
   // record), ascending.
   [[nodiscard]] Expected<std::vector<core::GameId>> orphan_games() const;
