@@ -10,13 +10,17 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
-#include <map>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
 
 #include "common.hpp"
+#include "trust.hpp"
 #include "verbs.hpp"
 #include "warlog/core/finding.hpp"
 #include "warlog/replay/dispute_case.hpp"
+#include "warlog/replay/dispute_report.hpp"
 #include "warlog/replay/disputes.hpp"
 #include "warlog/replay/report.hpp"
 #include "warlog/store/signature.hpp"
@@ -233,6 +237,65 @@ int run_show(const DisputeArgs& a) {
   return kExitClean;
 }
 
+// The report for a head judge to file or send (replay/dispute_report.hpp).
+int run_report(const DisputeArgs& a) {
+  auto id = parse_id(a.id);
+  if (!id) return fail(id.error());
+  auto ring = open_keyring(a.keyring, a.store, false);
+  if (!ring) return fail(ring.error());
+  auto archive = open(a, Archive::Mode::ReadOnly);
+  if (!archive) return fail(archive.error());
+  // Without --format, the --out name says which (as the viewer's export does).
+  std::string format = a.report_format;
+  const bool format_given = a.report != nullptr && a.report->get_option("--format")->count() > 0;
+  const std::string ext = std::filesystem::path(a.report_out).extension().string();
+  if (!format_given && (ext == ".md" || ext == ".markdown")) format = "md";
+  if (!format_given && ext == ".pdf") {
+    return fail(Error{ErrorCode::InvalidArgument,
+                      "dispute report writes html or md; the PDF comes from the viewer (File › Export dispute report)"});
+  }
+  if (format_given && format == "html" && (ext == ".md" || ext == ".markdown")) {
+    return fail(Error{ErrorCode::InvalidArgument, fmt::format("--format html into {}: give --format md, or a .html name",
+                                                              a.report_out)});
+  }
+  replay::DisputeReportOptions o;
+  o.format = format == "md" ? replay::DisputeReportFormat::Markdown : replay::DisputeReportFormat::Html;
+  if (!a.rules.empty()) o.rules = a.rules;
+  auto r = replay::dispute_report(*archive, *id, *ring, o);
+  if (!r) return fail(r.error());
+  if (a.report_out.empty() || a.report_out == "-") {
+    fmt::print("{}", r->text);
+  } else {
+    // Written beside its final name, then renamed: never half a report.
+    const std::filesystem::path out(a.report_out);
+    const std::filesystem::path partial = out.string() + ".partial";
+    {
+      std::ofstream f(partial, std::ios::binary | std::ios::trunc);
+      f << r->text;
+      f.close();
+      if (!f) {
+        std::error_code ignored;
+        std::filesystem::remove(partial, ignored);
+        return fail(Error{ErrorCode::IoError, fmt::format("cannot write {}", out.string())});
+      }
+    }
+    std::error_code ec;
+    std::filesystem::rename(partial, out, ec);
+    if (ec) {
+      std::error_code ignored;
+      std::filesystem::remove(partial, ignored);
+      return fail(Error{ErrorCode::IoError, fmt::format("cannot write {}: {}", out.string(), ec.message())});
+    }
+    fmt::print(stderr, "wrote {} ({}, {} bytes)\n", out.string(), r->title, r->text.size());
+  }
+  if (!r->chain_ok) {
+    fmt::print(stderr, "warlog: game {}: verify finds it broken; the report says so (warlog verify says more)\n",
+               id->game);
+    return kExitViolations;
+  }
+  return kExitClean;
+}
+
 int run_resolve(const DisputeArgs& a) {
   auto id = parse_id(a.id);
   if (!id) return fail(id.error());
@@ -384,6 +447,26 @@ CLI::App* add_dispute(CLI::App& app, DisputeArgs& a) {
       "absence, the citations) and the recorded catalog and ruleset under data/. ctest runs every case.\n"
       "Exit 0 when the engine agrees with the ruling, 1 when it disagrees today (the case is written,\n"
       "and fails until the engine is fixed), 2 on error.");
+
+  a.report = d->add_subcommand("report", "Write a dispute's report for the head judge to file or send (HTML or Markdown)");
+  store(a.report);
+  a.report->add_option("id", a.id, "Dispute id GAME:SEQ:N")->required();
+  a.report->add_option("--format", a.report_format,
+                       "html (XHTML, boards drawn in SVG) or md (Markdown); default: as --out's name says (.md), else html")
+      ->check(CLI::IsMember({"html", "md"}));
+  a.report->add_option("--out", a.report_out, "The file to write (default: standard output)");
+  a.report->add_option("--rules", a.rules,
+                       "The folder of the rules documents quoted beside each finding (default: $WARLOG_RULES, "
+                       "else the folder this build was configured with)");
+  a.report->add_option("--keyring", a.keyring, "Keyring naming the signers (default: $WARLOG_KEYRING, else ~/.config/warlog/keyring)");
+  a.report->footer(
+      "One self-contained file: the game and players, the claim, the events around the disputed one,\n"
+      "the board before and after it (the spaces it concerns framed), the findings there with the words\n"
+      "of the section each cites, every ruling with who made it and when, and what verify says of the\n"
+      "game's chain and signatures. The HTML is XHTML with nothing outside itself (its boards are inline\n"
+      "SVG); Markdown draws the boards as text grids.\n"
+      "Example: warlog dispute report 1:122:0 --out dispute-1-122-0.html\n"
+      "Exit 0 on success, 1 when verify finds the game broken (the report says so), 2 on error.");
   return d;
 }
 
@@ -393,6 +476,7 @@ int run_dispute(const DisputeArgs& a) {
   if (a.show && a.show->parsed()) return run_show(a);
   if (a.resolve && a.resolve->parsed()) return run_resolve(a);
   if (a.export_test && a.export_test->parsed()) return run_export_test(a);
+  if (a.report && a.report->parsed()) return run_report(a);
   return kExitError;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// warlog dispute add|list|show|resolve|export-test (cli/dispute.cpp), and
+// warlog dispute add|list|show|resolve|export-test|report (cli/dispute.cpp), and
 // warlog keygen / sign (cli/signing.cpp). Each verb family registers its
 // subcommands on the app and runs whichever was parsed.
 
@@ -37,12 +37,18 @@ struct DisputeArgs {
   std::string out = "tests/disputes";
   std::string name;
   bool force = false;
+  // report
+  std::string report_format = "html";
+  std::string report_out;  // empty or "-": stdout
+  std::string rules;       // --rules DIR
+  std::string keyring;     // --keyring PATH
 
   CLI::App* add = nullptr;
   CLI::App* list = nullptr;
   CLI::App* show = nullptr;
   CLI::App* resolve = nullptr;
   CLI::App* export_test = nullptr;
+  CLI::App* report = nullptr;
 };
 CLI::App* add_dispute(CLI::App& app, DisputeArgs& a);
 int run_dispute(const DisputeArgs& a);

@@ -40,8 +40,7 @@ Expected<TrustReport> trust_report(const replay::Archive& archive, core::GameId 
   TrustReport r{std::move(*trust), {}};
   // "consistent" is the chain's word: for a broken game nobody attests, the
   // trust line must not contradict the BROKEN line verify prints above it.
-  const bool broken_unsigned = !chain_ok && r.trust.verdict == replay::GameTrust::Verdict::Unsigned;
-  r.line = broken_unsigned ? std::string("unsigned: nobody attests it") : r.trust.line;
+  r.line = chain_ok ? r.trust.line : replay::attestation_line(r.trust, false);
   return r;
 }
 
@@ -61,9 +60,9 @@ Expected<TrustReport> checked_trust_report(const replay::Archive& archive, core:
     r->broken = true;
     r->line = fmt::format("BROKEN at seq {}: {} (warlog verify says more)", v.first_bad_seq ? *v.first_bad_seq : 0,
                           v.detail);
-  } else if (r->trust.failed() && !r->line.starts_with("INVALID")) {
+  } else {
     // A valid signature with a signed state vanished (a rollback) is no "valid".
-    r->line = "REFUSED (a signed state or ruling does not hold, below): " + r->line;
+    r->line = replay::attestation_line(r->trust, true);
   }
   return r;
 }

@@ -3,6 +3,7 @@
 // exists (it needs a display), so bad input fails with one line, exit code 2.
 
 #include <QApplication>
+#include <QSettings>
 #include <QTabWidget>
 
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include "game_list_model.hpp"
 #include "launch.hpp"
 #include "main_window.hpp"
+#include "main_window_parts.hpp"
 
 namespace {
 
@@ -33,8 +35,23 @@ int main(int argc, char* argv[]) {
     std::fputs(viewer::launch_help_text().toLocal8Bit().constData(), stdout);
     return 0;
   }
-  auto archive = viewer::open_for_launch(*options);
-  if (!archive) return fail(archive.error().message);
+  if (options->rules) viewer::set_rules_folder(*options->rules);
+  if (options->store.empty()) {
+    // No STORE: $WARLOG_STORE, else the most recent store opened.
+    const QStringList recent = QSettings().value(QStringLiteral("recentStores")).toStringList();
+    if (auto found = viewer::default_store(qEnvironmentVariable("WARLOG_STORE"), recent)) options->store = *found;
+  }
+  Expected<replay::Archive> archive = options->store.empty()
+                                          ? make_error(ErrorCode::InvalidArgument, viewer::no_store_message())
+                                          : viewer::open_store_for_viewing(options->store);
+  // Where nobody would see a dialog (no display, offscreen, a script), a
+  // store that cannot be opened is one line and exit 2; a bad --game or
+  // --seq always is (another store would not have it either).
+  const bool dialogs = viewer::dialogs_seen();
+  if (!archive && !dialogs) return fail(archive.error().message);
+  if (archive) {
+    if (auto ok = viewer::check_launch_game(*archive, *options); !ok) return fail(ok.error().message);
+  }
   // Without a display Qt aborts (exit 134) with a page about platform
   // plugins; one line and exit 2 instead, like every other error here.
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
@@ -60,6 +77,18 @@ int main(int argc, char* argv[]) {
   }
 
   QApplication app(argc, argv);
+  // A store that cannot be opened, or none found: a dialog says why and
+  // offers to choose another (the line on stderr too, for a terminal).
+  while (!archive) {
+    std::fprintf(stderr, "warlog-viewer: %s\n", archive.error().message.c_str());
+    const QString chosen = viewer::ask_for_store(QString::fromStdString(archive.error().message));
+    if (chosen.isEmpty()) return viewer::kExitUsage;
+    options->store = chosen.toStdString();
+    archive = viewer::open_store_for_viewing(options->store);
+    if (archive) {
+      if (auto ok = viewer::check_launch_game(*archive, *options); !ok) return fail(ok.error().message);
+    }
+  }
   viewer::MainWindow window(std::make_shared<replay::Archive>(std::move(*archive)));
   if (auto listed = window.load_games(); !listed) return fail(listed.error().message);
   std::optional<core::GameId> game = options->game;

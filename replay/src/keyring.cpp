@@ -232,6 +232,16 @@ Expected<void> check_keyring_outside(const fs::path& keyring, const fs::path& st
 }
 
 // --- The verdict -------------------------------------------------------------------------
+std::string attestation_line(const GameTrust& trust, bool chain_ok) {
+  if (!chain_ok) {
+    return trust.verdict == GameTrust::Verdict::Unsigned ? std::string("unsigned: nobody attests it") : trust.line;
+  }
+  if (trust.failed() && !trust.line.starts_with("INVALID")) {
+    return "REFUSED (a signed state or ruling does not hold, below): " + trust.line;
+  }
+  return trust.line;
+}
+
 Expected<GameTrust> assess_game(const Archive& archive, core::GameId id, const Keyring& keyring) {
   GameTrust t;
   auto reader = archive.store().reader();

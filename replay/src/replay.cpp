@@ -1,4 +1,5 @@
 #include "warlog/replay/replay.hpp"
+#include "warlog/replay/times.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -21,7 +22,6 @@
 #include "context.hpp"
 #include "sources.hpp"
 #include "stream.hpp"
-#include "times.hpp"
 
 namespace warlog::replay {
 
@@ -533,7 +533,7 @@ Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options)
   const core::Context ctx{*catalog, *ruleset};
   std::vector<core::Finding> found;
   bool corrected = false;
-  detail::TimeLog times;
+  TimeLog times;
   core::Event last;  // the last event's place, where the end of the log is found
   core::LogFold log(ctx);  // the final state is had from its finish
   // One walk checks the game as verify does and folds it (each block's
@@ -553,10 +553,11 @@ Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options)
     return true;
   });
   if (!report) return tl::unexpected(report.error());
-  if (report->not_given) return tl::unexpected(*report->not_given);  // names the game and seq
-  if ((corrected ? report->events_checked : report->events_given) < meta->event_count) {
-    return tl::unexpected(short_walk(id, *report));
-  }
+  // Damage first: a broken chain is data loss even where an event of a newer
+  // kind stopped the fold before it.
+  const bool short_of_count = (corrected ? report->events_checked : report->events_given) < meta->event_count;
+  if (report->not_given && report->ok()) return tl::unexpected(*report->not_given);  // names the game and seq
+  if (short_of_count || report->not_given) return tl::unexpected(short_walk(id, *report));
   audit.verified = verify_result(id, *report);
   if (!corrected) {
     // The log as a whole record: its end closes the part it ends in.
@@ -571,7 +572,7 @@ Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options)
     if (!events) return tl::unexpected(events.error());
     std::vector<core::Finding> all;
     audit.final_state = core::fold_log(ctx, *events, all);
-    times = detail::TimeLog{};
+    times = TimeLog{};
     for (const core::Event& ev : *events) times.see(ev, all);
     std::stable_sort(all.begin(), all.end(), [](const core::Finding& a, const core::Finding& b) { return a.seq < b.seq; });
     audit.findings.clear();

@@ -184,14 +184,14 @@ std::vector<TurnTime> turns_of(const std::vector<PartTime>& parts) {
 
 }  // namespace
 
-std::string audit_times_text(const GameAudit& audit) {
-  if (audit.times.empty()) return "  times: none recorded\n";
+std::string times_text(const std::vector<PartTime>& times, const std::vector<core::SeatSetup>& seats) {
+  if (times.empty()) return "  times: none recorded\n";
   std::string out = "  times (recorded, UTC; a part runs from its first time to the next part's first):\n";
-  const auto turns = turns_of(audit.times);
+  const auto turns = turns_of(times);
   std::size_t t = 0;
-  for (std::size_t i = 0; i < audit.times.size(); ++i) {
-    const PartTime& p = audit.times[i];
-    const std::string who = p.seat < audit.game.seats.size() ? audit.game.seats[p.seat].player : std::string("-");
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    const PartTime& p = times[i];
+    const std::string who = p.seat < seats.size() ? seats[p.seat].player : std::string("-");
     const std::string part = p.turn == 0 ? "setup" : p.seat == core::kNoSeat ? "start" : std::string(core::to_string(p.phase));
     if (p.start_ms == 0) {
       out += fmt::format("    turn {:>2}  {:<9} {:<10} seq {:>4}..{:<4}  no time recorded\n", p.turn, part, who, p.first, p.last);
@@ -199,7 +199,7 @@ std::string audit_times_text(const GameAudit& audit) {
       out += fmt::format("    turn {:>2}  {:<9} {:<10} seq {:>4}..{:<4}  {}  {:>7}\n", p.turn, part, who, p.first, p.last,
                          clock_of(p.start_ms), span_of(p.end_ms - p.start_ms));
     }
-    const bool turn_ends = i + 1 == audit.times.size() || audit.times[i + 1].turn != p.turn;
+    const bool turn_ends = i + 1 == times.size() || times[i + 1].turn != p.turn;
     if (turn_ends && t < turns.size() && turns[t].turn == p.turn) {
       out += fmt::format("    turn {:>2}  total {:>40}\n", p.turn, span_of(turns[t].end_ms - turns[t].start_ms));
       ++t;
@@ -207,6 +207,8 @@ std::string audit_times_text(const GameAudit& audit) {
   }
   return out;
 }
+
+std::string audit_times_text(const GameAudit& audit) { return times_text(audit.times, audit.game.seats); }
 
 nlohmann::json audit_times_json(const GameAudit& audit) {
   nlohmann::json parts = nlohmann::json::array();
@@ -240,20 +242,42 @@ std::string csv_field(std::string_view s) {
 std::string xml_escape(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        // XML 1.0 forbids most control characters even escaped.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') {
-          out += '?';
-        } else {
-          out += c;
-        }
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
+  for (std::size_t i = 0; i < n;) {
+    const unsigned char c = p[i];
+    if (c < 0x80) {
+      switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&apos;"; break;
+        default:
+          // XML 1.0 forbids most control characters even escaped.
+          out += (c < 0x20 && c != '\n' && c != '\t' && c != '\r') ? '?' : static_cast<char>(c);
+      }
+      ++i;
+      continue;
+    }
+    // A UTF-8 sequence: kept when well-formed and a character XML allows;
+    // anything else (a stray byte, an overlong form, a surrogate, U+FFFE or
+    // U+FFFF) is U+FFFD, so the page stays well-formed whatever was typed.
+    const std::size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
+    char32_t cp = len == 4 ? c & 0x07u : len == 3 ? c & 0x0fu : c & 0x1fu;
+    bool ok = len > 0 && i + len <= n && c < 0xf5;
+    for (std::size_t k = 1; ok && k < len; ++k) {
+      ok = (p[i + k] & 0xc0) == 0x80;
+      cp = (cp << 6) | (p[i + k] & 0x3fu);
+    }
+    const char32_t least = len == 4 ? 0x10000 : len == 3 ? 0x800 : 0x80;
+    ok = ok && cp >= least && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) && cp != 0xfffe && cp != 0xffff;
+    if (ok) {
+      out.append(s.substr(i, len));
+      i += len;
+    } else {
+      out += "\xef\xbf\xbd";  // U+FFFD
+      ++i;
     }
   }
   return out;

@@ -72,7 +72,8 @@ struct Undo {
         spans(s.spans.size()),
         turns(s.turns.size()),
         events(s.events),
-        state(s.state) {
+        state(s.state),
+        times(s.times.mark()) {
     if (!s.spans.empty()) open_span = s.spans.back();
     if (!s.turns.empty()) open_turn = s.turns.back();
   }
@@ -85,6 +86,7 @@ struct Undo {
     if (turns > 0) s.turns.back() = open_turn;
     s.events = events;
     s.state = std::move(state);
+    s.times.restore(times);
   }
   GameSummary game;
   std::size_t findings, spans, turns;
@@ -92,6 +94,7 @@ struct Undo {
   core::GameState state;
   PhaseSpan open_span;
   TurnFigures open_turn;
+  TimeLog::Mark times;
 };
 
 // Ends the log where the survey ends, as the audit does: the
@@ -133,6 +136,7 @@ Expected<core::Seq> fold_on(const Archive& archive, GameSurvey& survey) {
     turn = ev.turn;
     found.clear();
     core::apply(ctx, survey.state, ev, found);
+    survey.times.see(ev, found);  // its LOG.time note, as the audit gives it
     for (const core::Finding& f : found) {
       survey.findings.push_back(f, ev.turn, ev.phase, f.seat != core::kNoSeat ? f.seat : ev.seat);
     }
@@ -171,7 +175,13 @@ Expected<core::Seq> fold_on(const Archive& archive, GameSurvey& survey) {
       extend_spans(survey.spans, ev);
       survey.events = ev.seq + 1;
     }
-    for (const core::Finding& x : f.findings()) {
+    // The recorded times over the whole stream, as the audit reads them
+    // after a correction: their notes among the findings, in seq order.
+    survey.times = TimeLog{};
+    std::vector<core::Finding> all = f.findings();
+    for (const core::Event& ev : *events) survey.times.see(ev, all);
+    std::stable_sort(all.begin(), all.end(), [](const core::Finding& a, const core::Finding& b) { return a.seq < b.seq; });
+    for (const core::Finding& x : all) {
       const core::Event* ev = x.seq < events->size() ? &(*events)[x.seq] : nullptr;
       survey.findings.push_back(x, ev ? ev->turn : 0, ev ? ev->phase : core::Phase::Setup,
                                 ev ? ev->seat : core::kNoSeat);

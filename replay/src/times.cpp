@@ -1,8 +1,8 @@
-#include "times.hpp"
+#include "warlog/replay/times.hpp"
 
 #include <fmt/format.h>
 
-namespace warlog::replay::detail {
+namespace warlog::replay {
 
 void TimeLog::see(const core::Event& ev, std::vector<core::Finding>& out) {
   const bool opens = parts_.empty() || std::holds_alternative<core::TurnStarted>(ev.payload) ||
@@ -47,4 +47,22 @@ std::vector<PartTime> TimeLog::parts() const {
   return out;
 }
 
-}  // namespace warlog::replay::detail
+TimeLog::Mark TimeLog::mark() const {
+  Mark m;
+  m.parts = parts_.size();
+  if (!parts_.empty()) m.open = parts_.back();
+  m.last_ms = last_ms_;
+  m.last_seq = last_seq_;
+  m.any = any_;
+  return m;
+}
+
+void TimeLog::restore(const Mark& m) {
+  parts_.resize(m.parts);
+  if (m.parts > 0) parts_.back() = m.open;
+  last_ms_ = m.last_ms;
+  last_seq_ = m.last_seq;
+  any_ = m.any;
+}
+
+}  // namespace warlog::replay

@@ -137,6 +137,7 @@ Expected<VerifyReport> Reader::verify(core::GameId game, const EventFn& fn) cons
     detail::BodyReader in(body);
     std::optional<core::Seq> bad_tag;
     held.clear();
+    std::optional<Error> unknown;  // the block's first event of a kind this build does not know
     // Only a block wholly within the record's count is given (one beyond it
     // is a count mismatch, reported below).
     const bool hold = giving && end <= meta->event_count;
@@ -174,8 +175,8 @@ Expected<VerifyReport> Reader::verify(core::GameId game, const EventFn& fn) cons
       auto ev = events::decode_event(bytes);
       if (!ev && ev.error().code == ErrorCode::Unsupported) {
         ++report.unknown_payloads;  // written by a newer warlog; its tag and block still check
-        if (hold && !report.not_given) {
-          report.not_given = Error{ErrorCode::Unsupported, fmt::format("game {}, seq {}: {}", game, seq, ev.error().message)};
+        if (hold && !unknown) {
+          unknown = Error{ErrorCode::Unsupported, fmt::format("game {}, seq {}: {}", game, seq, ev.error().message)};
         }
       } else if (!ev) {
         return broken(seq, Kind::Undecodable, fmt::format("the event does not decode: {}", ev.error().message));
@@ -189,7 +190,7 @@ Expected<VerifyReport> Reader::verify(core::GameId game, const EventFn& fn) cons
                         seq == 0 ? std::string("event 0 is not GameCreated") : std::string("a second GameCreated"));
         }
         if (is_created) created = std::get<core::GameCreated>(ev->payload);
-        if (hold && !report.not_given) {
+        if (hold && !unknown) {
           ev->game = game;
           held.push_back(std::move(*ev));
         }
@@ -219,7 +220,11 @@ Expected<VerifyReport> Reader::verify(core::GameId game, const EventFn& fn) cons
           break;
         }
       }
-      if (report.not_given) giving = false;
+      // Said only once the block held: an unknown kind in an altered block is damage.
+      if (unknown) {
+        report.not_given = std::move(unknown);
+        giving = false;
+      }
     } else {
       giving = false;
     }

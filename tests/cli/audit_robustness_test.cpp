@@ -106,22 +106,26 @@ TEST_F(AuditRobustness, ADecodableEditIsCaughtOnRead) {
   EXPECT_THAT(verify.out, HasSubstr("game 2: ok"));
 }
 
+// The union discriminant of the event set to a kind this build does not
+// know, as a newer warlog would have written it.
+void to_unknown_kind(std::string& bytes) {
+  auto ev = events::decode_event(bytes);
+  ASSERT_TRUE(ev);
+  auto other = *ev;
+  other.payload = std::holds_alternative<core::TurnStarted>(ev->payload) ? core::Payload{core::PhaseStarted{}}
+                                                                         : core::Payload{core::TurnStarted{}};
+  events::test::RawMessage a(bytes);
+  events::test::RawMessage b(events::encode_event(other));
+  const auto offset = events::test::first_difference(a.event().getDataSection(), b.event().getDataSection());
+  ASSERT_LT(offset, a.event().getDataSection().size());
+  events::test::put_u16(a.event().getDataSection(), offset, 1000);
+  bytes = a.canonical();
+}
+
 // Issue 9: an event of a payload kind a newer warlog wrote (the union
 // discriminant set to one this build does not know).
 TEST_F(AuditRobustness, AnUnknownPayloadKindIsReportedForThatGameOnly) {
-  damage(5, [](std::string& bytes) {
-    auto ev = events::decode_event(bytes);
-    ASSERT_TRUE(ev);
-    auto other = *ev;
-    other.payload = std::holds_alternative<core::TurnStarted>(ev->payload) ? core::Payload{core::PhaseStarted{}}
-                                                                           : core::Payload{core::TurnStarted{}};
-    events::test::RawMessage a(bytes);
-    events::test::RawMessage b(events::encode_event(other));
-    const auto offset = events::test::first_difference(a.event().getDataSection(), b.event().getDataSection());
-    ASSERT_LT(offset, a.event().getDataSection().size());
-    events::test::put_u16(a.event().getDataSection(), offset, 1000);
-    bytes = a.canonical();
-  });
+  damage(5, to_unknown_kind);
   const std::string before = testing::slurp(dir_.store() + "/data.mdb");
   const auto r = testing::run_warlog("audit --store " + dir_.store());
   EXPECT_EQ(r.code, 2) << r.out << r.err;
@@ -130,6 +134,17 @@ TEST_F(AuditRobustness, AnUnknownPayloadKindIsReportedForThatGameOnly) {
   EXPECT_THAT(r.out, HasSubstr("game 2  \"Second\""));
   EXPECT_THAT(r.out, HasSubstr("1 game(s) could not be audited"));
   EXPECT_TRUE(testing::slurp(dir_.store() + "/data.mdb") == before) << "audit wrote to the store";
+}
+
+// The same unknown kind in a block whose tags no longer hold (its bytes
+// altered after they were written) is damage, never "a newer warlog wrote
+// this": data loss, naming the first altered event (found by review).
+TEST_F(AuditRobustness, AnUnknownPayloadKindInAnAlteredBlockIsDataLoss) {
+  damage(5, to_unknown_kind, store::test::Forge::Bytes);
+  const auto r = testing::run_warlog("audit --store " + dir_.store());
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_THAT(r.err, HasSubstr("warlog: data loss: game 1: the chain breaks at seq 5: event 5's tag does not hold"));
+  EXPECT_THAT(r.err, Not(HasSubstr("not known to this build")));
 }
 
 // Issue 9: data.mdb cut short. Every verb says so in one line (exit 2, not a

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "store/store_fixtures.hpp"
 
@@ -147,6 +148,71 @@ TEST_F(VerifyTest, FlippedByteInTheLastEventBreaksTheHead) {
     b.rehash(before);
   });
   expect_broken(kLast, Kind::HeadMismatch, "head");
+}
+
+// verify(game, fn): one walk checks and gives (Archive::audit folds
+// through it). What is given is the stream, in order, and only what held.
+class VerifyGivingTest : public VerifyTest {
+ protected:
+  struct Given {
+    VerifyReport report;
+    std::vector<core::Event> events;
+  };
+  Given walk(core::GameId game, std::size_t stop_after = SIZE_MAX) {
+    auto store = open_store(dir_.store(), Options{.read_only = true});
+    auto r = store.reader();
+    EXPECT_TRUE(r);
+    Given g;
+    auto report = r->verify(game, [&](const core::Event& ev) {
+      g.events.push_back(ev);
+      return g.events.size() < stop_after;
+    });
+    EXPECT_TRUE(report) << report.error().message;
+    g.report = *report;
+    return g;
+  }
+};
+
+TEST_F(VerifyGivingTest, AnIntactGameIsGivenWholeInOrderAsTheScanReadsIt) {
+  const Given g = walk(1);
+  EXPECT_TRUE(g.report.ok());
+  EXPECT_EQ(g.report.events_given, kDraws + 1);
+  EXPECT_FALSE(g.report.not_given);
+  auto store = open_store(dir_.store(), Options{.read_only = true});
+  EXPECT_EQ(g.events, test::read_all(store, 1));
+}
+
+TEST_F(VerifyGivingTest, AFalseStopsTheGivingNeverTheCheck) {
+  rewrite_block(kTail, [](TestBlock& b) { flip_card_letter(b, kTail, kLast); });
+  const Given g = walk(1, 10);
+  EXPECT_EQ(g.report.events_given, 10u);
+  ASSERT_TRUE(g.report.broken) << "the check went on to the damage in the tail";
+  EXPECT_EQ(g.report.broken->seq, kLast);
+}
+
+TEST_F(VerifyGivingTest, NothingOfABlockWhoseTagsOrChainBreakIsGiven) {
+  rewrite_block(kMid, [](TestBlock& b) { flip_card_letter(b, kMid, 70); });
+  Given g = walk(1);
+  EXPECT_EQ(g.report.events_given, kMid) << "the blocks before it, not one event of it";
+  ASSERT_TRUE(g.report.broken);
+  EXPECT_EQ(g.report.broken->kind, Kind::TagMismatch);
+  rewrite_block(kMid, [](TestBlock& b) { b.retag(kMid); });
+  g = walk(1);
+  EXPECT_EQ(g.report.events_given, kMid);
+  EXPECT_EQ(g.report.broken->kind, Kind::ChainMismatch);
+}
+
+TEST_F(VerifyGivingTest, TheLastBlockIsGivenOnlyWhenItEndsAtTheRecordsHead) {
+  const core::Digest before = stored_s(kMid);
+  rewrite_block(kTail, [&](TestBlock& b) {
+    flip_card_letter(b, kTail, kLast);
+    b.retag(kTail);
+    b.rehash(before);
+  });
+  const Given g = walk(1);
+  EXPECT_EQ(g.report.events_given, kTail) << "every tag and S of the tail holds, but not the head";
+  ASSERT_TRUE(g.report.broken);
+  EXPECT_EQ(g.report.broken->kind, Kind::HeadMismatch);
 }
 
 TEST_F(VerifyTest, TruncatedBlockIsUndecodable) {

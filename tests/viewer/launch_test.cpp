@@ -3,8 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QProcess>
 #include <QProcessEnvironment>
+
+#include <unistd.h>
+
+#include <filesystem>
 
 #include "launch.hpp"
 #include "sample_store.hpp"
@@ -49,7 +55,7 @@ TEST(LaunchArguments, HelpNeedsNoStore) {
 }
 
 TEST(LaunchArguments, RejectBadInputWithOneLine) {
-  for (const auto& bad : {args({}), args({"a", "b"}), args({"s", "--game", "x"}), args({"s", "--seq", "1"}),
+  for (const auto& bad : {args({"a", "b"}), args({"s", "--rules", "/nonexistent/rules"}), args({"s", "--game", "x"}), args({"s", "--seq", "1"}),
                           args({"s", "--game", "1", "--seq", "-4"}), args({"s", "--frobnicate"}),
                           args({"s", "--tab", "timeline"}), args({"s", "--size", "big"}),
                           args({"s", "--size", "1920x"})}) {
@@ -57,6 +63,54 @@ TEST(LaunchArguments, RejectBadInputWithOneLine) {
     ASSERT_FALSE(o) << bad.join(' ').toStdString();
     EXPECT_EQ(o.error().code, ErrorCode::InvalidArgument);
     EXPECT_EQ(o.error().message.find('\n'), std::string::npos) << o.error().message;
+  }
+}
+
+// Issue 18: started with no store, the viewer opens $WARLOG_STORE or the
+// most recent store that still exists, and asks otherwise.
+TEST(LaunchArguments, AStoreIsOptionalAndRulesNamesAFolder) {
+  const auto o = parse_launch_arguments(args({"--game", "2", "--rules", WARLOG_SOURCE_DIR}));
+  ASSERT_TRUE(o) << o.error().message;
+  EXPECT_TRUE(o->store.empty());
+  EXPECT_EQ(o->rules, std::string(WARLOG_SOURCE_DIR));
+  EXPECT_TRUE(launch_help_text().contains(QStringLiteral("--rules")));
+  EXPECT_TRUE(launch_help_text().contains(QStringLiteral("[STORE]")));
+}
+
+TEST(DefaultStore, IsTheEnvironmentsElseTheMostRecentThatStillExists) {
+  const QString samples = QString::fromStdString(warlog::testing::sample_store().dir.string());
+  const QStringList recent{QStringLiteral("/nonexistent/gone"), samples, QStringLiteral("/tmp")};
+  EXPECT_EQ(default_store(QStringLiteral("/from/env"), recent), "/from/env");
+  EXPECT_EQ(default_store({}, recent), samples.toStdString()) << "the newest that still holds a data.mdb";
+  EXPECT_EQ(default_store({}, {QStringLiteral("/nonexistent/gone"), QStringLiteral("/tmp")}), std::nullopt);
+  EXPECT_NE(no_store_message().find("$WARLOG_STORE"), std::string::npos);
+}
+
+TEST(StoreFailureBox, SaysWhyAndOffersAnotherStore) {
+  const auto box = store_failure_box(QStringLiteral("cannot open store '/x': not found"));
+  EXPECT_EQ(box->text(), QStringLiteral("cannot open store '/x': not found"));
+  EXPECT_NE(box->findChild<QPushButton*>(QStringLiteral("choose")), nullptr);
+  EXPECT_NE(box->button(QMessageBox::Close), nullptr);
+}
+
+TEST(DialogsSeen, NeverUnderTheOffscreenPlatform) {
+  // The suite runs offscreen: a dialog there would wait for nobody.
+  ASSERT_TRUE(qEnvironmentVariable("QT_QPA_PLATFORM").startsWith(QLatin1String("offscreen")));
+  EXPECT_FALSE(dialogs_seen());
+  // A display a person sees, unless a script says nobody does.
+  const QByteArray platform = qgetenv("QT_QPA_PLATFORM");
+  const QByteArray display = qgetenv("DISPLAY");
+  qputenv("QT_QPA_PLATFORM", "xcb");
+  qputenv("DISPLAY", ":5");
+  EXPECT_TRUE(dialogs_seen());
+  qputenv("WARLOG_NO_DIALOGS", "1");
+  EXPECT_FALSE(dialogs_seen());
+  qunsetenv("WARLOG_NO_DIALOGS");
+  qputenv("QT_QPA_PLATFORM", platform);
+  if (display.isEmpty()) {
+    qunsetenv("DISPLAY");
+  } else {
+    qputenv("DISPLAY", display);
   }
 }
 
@@ -117,6 +171,20 @@ TEST(ViewerExecutable, AMissingStoreExitsTwoWithOneLine) {
   EXPECT_EQ(r.exit_code, kExitUsage) << r.err.toStdString();
   EXPECT_TRUE(r.err.startsWith(QStringLiteral("warlog-viewer: cannot open store"))) << r.err.toStdString();
   EXPECT_EQ(r.err.count(QLatin1Char('\n')), 1) << r.err.toStdString();
+}
+
+TEST(ViewerExecutable, NoStoreAndNoneRememberedExitsTwoWithOneLine) {
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.remove(QStringLiteral("WARLOG_STORE"));
+  // A settings folder of its own: no recent store remembered.
+  const QString config = QString::fromStdString(
+      (std::filesystem::temp_directory_path() / ("warlog-viewer-nostore-" + std::to_string(::getpid()))).string());
+  env.insert(QStringLiteral("XDG_CONFIG_HOME"), config);
+  const ProcessRun r = run_viewer({}, env);
+  EXPECT_EQ(r.exit_code, kExitUsage) << r.err.toStdString();
+  EXPECT_TRUE(r.err.startsWith(QStringLiteral("warlog-viewer: no STORE given"))) << r.err.toStdString();
+  EXPECT_EQ(r.err.count(QLatin1Char('\n')), 1) << r.err.toStdString();
+  std::filesystem::remove_all(config.toStdString());
 }
 
 TEST(ViewerExecutable, AnUnknownGameExitsTwo) {

@@ -16,6 +16,7 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
@@ -28,6 +29,8 @@
 #include <QTimer>
 #include <QTreeView>
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -35,6 +38,7 @@
 #include "battlefield_view.hpp"
 #include "changes_model.hpp"
 #include "disputes_model.hpp"
+#include "event_text.hpp"
 #include "findings_model.hpp"
 #include "game_corpus.hpp"
 #include "game_list_model.hpp"
@@ -42,6 +46,7 @@
 #include "sample_store.hpp"
 #include "state_model.hpp"
 #include "timeline_model.hpp"
+#include "warlog/replay/report.hpp"
 
 namespace warlog::viewer {
 namespace {
@@ -460,6 +465,152 @@ TEST_F(MainWindowTest, WhatChangedListsTheCurrentEventsChanges) {
   EXPECT_EQ(changes, state_changes(session().before(), session().moment().state, session().catalog(), session().ruleset()));
 }
 
+// Issue 18: "What changed (0)" at a TroopDefeated said nothing; an empty
+// tab now says why, and a tab with changes shows the table.
+TEST_F(MainWindowTest, AnEventThatChangedNothingSaysWhyInWhatChanged) {
+  std::optional<core::Seq> defeat;
+  std::optional<core::Seq> draw;
+  const auto events = session().events(0, session().event_count()).value();
+  for (const auto& ev : events) {
+    if (!defeat && std::holds_alternative<core::TroopDefeated>(ev.payload)) defeat = ev.seq;
+    if (!draw && std::holds_alternative<core::CardsDrawn>(ev.payload)) draw = ev.seq;
+  }
+  ASSERT_TRUE(defeat && draw) << "the tutorial game holds a defeat and a draw";
+  session().go_to(*defeat);
+  auto* note = window_->findChild<QLabel*>("no_changes");
+  ASSERT_NE(note, nullptr);
+  EXPECT_EQ(window_->changes_model()->rowCount(), 0);
+  EXPECT_TRUE(note->isVisible());
+  EXPECT_TRUE(note->text().contains(QStringLiteral("Nothing on the board changed at seq %1: a TroopDefeated records a defeat the fold already made").arg(*defeat)))
+      << note->text().toStdString();
+  session().go_to(*draw);
+  EXPECT_GT(window_->changes_model()->rowCount(), 0);
+  EXPECT_FALSE(note->isVisible());
+}
+
+// Issue 18: at an event the battlefield marks the spaces it concerns, and
+// Ctrl+B shows the board before it (the spaces still marked), and after again.
+TEST_F(MainWindowTest, CtrlBShowsTheBoardBeforeTheEventWithItsSpacesMarked) {
+  ASSERT_TRUE(QTest::qWaitForWindowActive(window_.get()));
+  std::optional<core::Event> combat;
+  const auto events = session().events(0, session().event_count()).value();
+  for (const auto& ev : events) {
+    if (std::holds_alternative<core::CombatResolved>(ev.payload)) {
+      combat = ev;
+      break;
+    }
+  }
+  ASSERT_TRUE(combat) << "the tutorial game holds a combat";
+  session().go_to(combat->seq);
+  const auto& c = std::get<core::CombatResolved>(combat->payload);
+  const auto& marked = window_->battlefield()->marked();
+  EXPECT_EQ(marked.front(), c.troop) << "the fighting Troop first";
+  ASSERT_FALSE(c.strikes.empty());
+  EXPECT_NE(std::find(marked.begin(), marked.end(), c.strikes.front().target), marked.end());
+  const auto faces = [](const BattlefieldFaces& f) {
+    std::vector<std::pair<std::string, int>> out;
+    for (const auto& t : f.troops) out.emplace_back(core::to_string(t.space), t.damage);
+    return out;
+  };
+  const auto after = faces(battlefield_faces(session().moment().state, session().catalog(), session().ruleset()));
+  const auto before = faces(battlefield_faces(session().before(), session().catalog(), session().ruleset()));
+  ASSERT_NE(after, before) << "the combat changed the board";
+  EXPECT_EQ(faces(window_->battlefield()->faces()), after);
+  QTest::keyClick(window_.get(), Qt::Key_B, Qt::ControlModifier);
+  EXPECT_TRUE(window_->board_before());
+  EXPECT_EQ(faces(window_->battlefield()->faces()), before);
+  EXPECT_EQ(window_->battlefield()->marked(), event_spaces(combat->payload)) << "still marked before";
+  EXPECT_TRUE(window_->findChild<QLabel*>("moment")->text().startsWith(QStringLiteral("Before ")));
+  QTest::keyClick(window_.get(), Qt::Key_Right);  // stepping keeps the choice
+  EXPECT_EQ(faces(window_->battlefield()->faces()),
+            faces(battlefield_faces(session().before(), session().catalog(), session().ruleset())));
+  QTest::keyClick(window_.get(), Qt::Key_B, Qt::ControlModifier);
+  EXPECT_FALSE(window_->board_before());
+  EXPECT_EQ(faces(window_->battlefield()->faces()),
+            faces(battlefield_faces(session().moment().state, session().catalog(), session().ruleset())));
+}
+
+TEST(EventSpaces, NamesEachSpaceOfThePayloadOnceAndOnlyValidOnes) {
+  const core::Space a1{0, 0};
+  const core::Space b2{1, 1};
+  EXPECT_EQ(event_spaces(core::TroopMoved{a1, b2}), (std::vector<core::Space>{a1, b2}));
+  EXPECT_EQ(event_spaces(core::ShotteFired{b2, a1, 2}), (std::vector<core::Space>{b2, a1}));
+  EXPECT_EQ(event_spaces(core::TroopDefeated{a1, core::Space{}}), (std::vector<core::Space>{a1}));
+  EXPECT_EQ(event_spaces(core::CombatResolved{a1, {{b2, 1}}, {{b2, {{a1, 1}}}}}), (std::vector<core::Space>{a1, b2}));
+  EXPECT_TRUE(event_spaces(core::TurnStarted{}).empty());
+}
+
+// Found by a judge's trial on the README's dispute (cut_off, seq 122: three
+// findings at one event): F3 did nothing there, Shift+Tab from the timeline
+// opened another game, and the findings tabs had no key.
+class JudgesKeysTest : public MainWindowTest {
+ protected:
+  void SetUp() override {
+    MainWindowTest::SetUp();
+    for (const auto& g : window_->game_list_model()->games()) {
+      if (g.title == "Cut off at the bridge") cut_off_ = g.id;
+    }
+    ASSERT_NE(cut_off_, 0u);
+    ASSERT_TRUE(window_->open_game(cut_off_));
+    session().go_to(122);
+    ASSERT_TRUE(QTest::qWaitForWindowActive(window_.get()));
+    window_->timeline_view()->setFocus();
+  }
+  core::GameId cut_off_ = 0;
+};
+
+TEST_F(JudgesKeysTest, F3GoesThroughEveryFindingAtTheEventBeforeMovingOn) {
+  ASSERT_EQ(window_->findings_here_model()->rowCount(), 3);
+  for (int row = 1; row < 3; ++row) {
+    QTest::keyClick(window_.get(), Qt::Key_F3);
+    EXPECT_EQ(session().seq(), 122u) << "still at the event, its finding " << row + 1;
+    EXPECT_EQ(window_->findings_here_view()->currentIndex().row(), row);
+    const QString rule = window_->findings_here_model()->index(row, 0).data(FindingsModel::RuleIdRole).toString();
+    EXPECT_TRUE(window_->rule_text()->text().contains(rule)) << rule.toStdString();
+  }
+  QTest::keyClick(window_.get(), Qt::Key_F3, Qt::ShiftModifier);
+  EXPECT_EQ(window_->findings_here_view()->currentIndex().row(), 1) << "Shift+F3 back within the event";
+  QTest::keyClick(window_.get(), Qt::Key_F3);
+  EXPECT_EQ(window_->findings_here_view()->currentIndex().row(), 2);
+  // The game's only findings: past the last, F3 wraps to the first.
+  QTest::keyClick(window_.get(), Qt::Key_F3);
+  EXPECT_EQ(session().seq(), 122u);
+  EXPECT_EQ(window_->findings_here_view()->currentIndex().row(), 0);
+  EXPECT_TRUE(window_->statusBar()->currentMessage().contains(QStringLiteral("back to the first")));
+}
+
+TEST_F(JudgesKeysTest, TabAndShiftTabMoveFocusNeverTheGame) {
+  for (int i = 0; i < 6; ++i) QTest::keyClick(QApplication::focusWidget(), Qt::Key_Backtab, Qt::ShiftModifier);
+  EXPECT_EQ(session().game().id, cut_off_);
+  for (int i = 0; i < 12; ++i) QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+  EXPECT_EQ(session().game().id, cut_off_);
+  EXPECT_EQ(session().seq(), 122u);
+}
+
+TEST_F(JudgesKeysTest, AltDigitsReachTheDetailTabsAndEscapeComesBack) {
+  QTest::keyClick(window_.get(), Qt::Key_2, Qt::AltModifier);
+  EXPECT_EQ(window_->detail_tabs()->currentIndex(), 1);
+  EXPECT_EQ(QApplication::focusWidget(), window_->findings_here_view());
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
+  EXPECT_EQ(QApplication::focusWidget(), window_->timeline_view());
+  QTest::keyClick(window_.get(), Qt::Key_6, Qt::AltModifier);
+  EXPECT_EQ(QApplication::focusWidget()->objectName(), QStringLiteral("rule_pane"));
+}
+
+TEST(NoChangeNote, NamesWhatIsHiddenFromASeatAndTheKindOfAnEventThatChangedNothing) {
+  core::GameState s;
+  core::Event ev{1, 7, 1, core::Phase::Muster, 0, core::TurnStarted{}};
+  EXPECT_EQ(no_change_note(ev, s, s, 0, true, QStringLiteral("seat 2")),
+            QStringLiteral("What changed at seq 7 is hidden from seat 2: View › Seen as › Judge (Ctrl+0) shows it."));
+  EXPECT_EQ(no_change_note(ev, s, s, 2, false, QStringLiteral("judge")),
+            QStringLiteral("Nothing in the state changed at seq 7 (TurnStarted). Findings here (2) say what the rules "
+                           "make of it."));
+  core::GameState later = s;
+  later.this_turn.defeated.push_back(core::Space{});
+  EXPECT_TRUE(no_change_note(ev, s, later, 0, false, QStringLiteral("judge"))
+                  .startsWith(QStringLiteral("Nothing the state view lays out changed at seq 7 (TurnStarted)")));
+}
+
 TEST_F(MainWindowTest, AnUnknownGameIsAnErrorAndKeepsTheGameShown) {
   const core::GameId shown = session().game().id;
   const auto opened = window_->open_game(987654);
@@ -513,6 +664,51 @@ TEST_F(MainWindowTest, CompareModeStepsBothFoldsTogetherAndMarksDivergence) {
   EXPECT_FALSE(window_->timeline_model()->index_of_seq(first).data(TimelineModel::DivergentRole).toBool());
 }
 
+// Issue 18: compare mode shows both battlefields (and both sets of charts)
+// side by side, stepping together, and the game list gets a Candidate
+// column saying what the candidate changes in each game.
+TEST_F(MainWindowTest, CompareModeShowsBothBoardsSideBySideAndACandidateColumnForEveryGame) {
+  auto candidate = core::parse_ruleset_toml("[ruleset]\nname = \"draw three\"\n[muster]\ndraw_per_turn = 3\n");
+  ASSERT_TRUE(candidate) << candidate.error().message;
+  replay::AuditOptions options;
+  options.ruleset = *candidate;
+  EXPECT_TRUE(window_->game_list_view()->isColumnHidden(GameListModel::Candidate)) << "hidden until comparing";
+  ASSERT_TRUE(window_->compare_with(options, QStringLiteral("draw three")));
+  EXPECT_FALSE(window_->game_list_view()->isColumnHidden(GameListModel::Candidate));
+  auto* games = window_->game_list_model();
+  const int row = games->row_of(session().game().id);
+  // Every game gets its answer while idle.
+  ASSERT_TRUE(wait_until([&] {
+    for (int r = 0; r < games->rowCount(); ++r) {
+      if (games->index(r, GameListModel::Candidate).data().toString() == QStringLiteral("…")) return false;
+    }
+    return true;
+  }, 30000));
+  const QString here = games->index(row, GameListModel::Candidate).data().toString();
+  EXPECT_TRUE(here == QStringLiteral("findings") || here == QStringLiteral("outcome")) << here.toStdString();
+  EXPECT_TRUE(games->index(row, GameListModel::Candidate).data(Qt::ToolTipRole).toString().contains(QStringLiteral("removed")));
+  // Both boards at the same event, stepping together.
+  const core::Seq first = window_->diff()->first->seq;
+  session().go_to(first);
+  const auto faces = [](const BattlefieldFaces& f) {
+    std::vector<std::string> out;
+    for (const auto& t : f.troops) out.push_back(core::to_string(t.space) + t.name.toStdString());
+    return out;
+  };
+  EXPECT_EQ(faces(window_->compare_base_board()->faces()),
+            faces(battlefield_faces(session().moment().state, session().catalog(), session().ruleset())));
+  const GameSession& cand = *window_->candidate_session();
+  EXPECT_EQ(faces(window_->compare_candidate_board()->faces()),
+            faces(battlefield_faces(cand.moment().state, cand.catalog(), cand.ruleset())));
+  QTest::keyClick(window_.get(), Qt::Key_End);
+  EXPECT_EQ(faces(window_->compare_candidate_board()->faces()),
+            faces(battlefield_faces(cand.moment().state, cand.catalog(), cand.ruleset())));
+  window_->stop_comparing();
+  EXPECT_TRUE(window_->game_list_view()->isColumnHidden(GameListModel::Candidate));
+  EXPECT_EQ(games->index(row, GameListModel::Candidate).data().toString(), QString());
+  EXPECT_TRUE(window_->compare_base_board()->faces().troops.empty());
+}
+
 TEST_F(MainWindowTest, RemembersTheStoreAmongRecentStores) {
   const QStringList recent = QSettings().value(QStringLiteral("recentStores")).toStringList();
   ASSERT_FALSE(recent.isEmpty());
@@ -539,6 +735,31 @@ TEST_F(LiveFollowTest, EventsAppendedToTheOpenGameAppearWithoutAsking) {
   EXPECT_EQ(window_->all_findings_model()->rowCount(), static_cast<int>(session().findings().size()));
   const int row = window_->game_list_model()->row_of(session().game().id);
   EXPECT_EQ(window_->game_list_model()->index(row, GameListModel::Events).data().toULongLong(), count + 3);
+}
+
+// Issue 18: where events carry recording times, the Times tab shows each
+// part's; a time that goes backwards is the audit's LOG.time note here too
+// (the survey reads times through the audit's TimeLog).
+TEST_F(LiveFollowTest, TheTimesTabShowsRecordedTimesAndTheirNotesAgreeWithTheAudit) {
+  auto* times = window_->findChild<QPlainTextEdit*>("times");
+  ASSERT_NE(times, nullptr);
+  EXPECT_TRUE(times->toPlainText().startsWith(QStringLiteral("No event of this game carries a recorded time")));
+  const core::Seq count = session().event_count();
+  auto more = session().events(count - 3, count).value();
+  const std::int64_t t0 = 1'780'000'000'000;
+  more[0].recorded_at_ms = t0;
+  more[1].recorded_at_ms = t0 + 65'000;
+  more[2].recorded_at_ms = t0 + 5'000;  // earlier than the one before: a LOG.time note
+  const auto& archive = *session().archive();
+  ASSERT_TRUE(warlog::testing::append_events(archive, session().game().id, count, more));
+  ASSERT_TRUE(wait_until([&] { return session().event_count() == count + 3; }));
+  EXPECT_TRUE(times->toPlainText().contains(QStringLiteral("times (recorded, UTC"))) << times->toPlainText().toStdString();
+  const auto audit = archive.audit(session().game().id);
+  ASSERT_TRUE(audit) << audit.error().message;
+  EXPECT_EQ(session().findings().size(), audit->findings.size()) << "the viewer and the audit count the same findings";
+  EXPECT_TRUE(std::any_of(audit->findings.begin(), audit->findings.end(),
+                          [](const replay::LocatedFinding& f) { return f.finding.rule_id == "LOG.time"; }));
+  EXPECT_TRUE(times->toPlainText().contains(QString::fromStdString(replay::times_text(audit->times, audit->game.seats))));
 }
 
 TEST_F(LiveFollowTest, AGameImportedByAnotherProcessAppearsInTheList) {
@@ -641,6 +862,42 @@ TEST_F(LiveFollowTest, AJudgeAddsADisputeAtTheCurrentEventAndRulesOnIt) {
   const QModelIndex claim = window_->disputes_model()->index(0, DisputesModel::Claim);
   QTest::mouseClick(disputes->viewport(), Qt::LeftButton, {}, disputes->visualRect(claim).center());
   EXPECT_EQ(session().seq(), 20u);
+}
+
+// Issue 18: File › Export dispute report writes the same report as `warlog
+// dispute report`: XHTML that xmllint accepts, Markdown, and a PDF whose
+// boards are drawn from the same SVG and that pdftoppm renders.
+TEST_F(LiveFollowTest, ExportsTheDisputeReportAsHtmlMarkdownAndAPdfThatRenders) {
+  session().go_to(27);
+  const auto none = window_->export_dispute_report_to(QStringLiteral("/tmp/never-written.html"));
+  ASSERT_FALSE(none);
+  EXPECT_NE(none.error().message.find("no dispute at seq 27"), std::string::npos) << none.error().message;
+  ASSERT_TRUE(window_->add_dispute(QStringLiteral("Bruno drew three"), QStringLiteral("Alice"), QStringLiteral("MUS-a.draw")));
+  ASSERT_TRUE(window_->report_dispute());
+  const std::string id = std::to_string(session().game().id) + ":27:0";
+  EXPECT_EQ(replay::to_string(*window_->report_dispute()), id);
+  const std::filesystem::path dir = copy_.dir.parent_path() / ("warlog-viewer-report-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto path = [&](const char* name) { return QString::fromStdString((dir / name).string()); };
+  ASSERT_TRUE(window_->export_dispute_report_to(path("r.html")));
+  EXPECT_EQ(std::system(("/usr/bin/xmllint --noout " + (dir / "r.html").string()).c_str()), 0);
+  ASSERT_TRUE(window_->export_dispute_report_to(path("r.md")));
+  std::ifstream md(dir / "r.md");
+  std::string first;
+  std::getline(md, first);
+  EXPECT_EQ(first, "# Dispute " + id + ": First blood at the Old Mill");
+  ASSERT_TRUE(window_->export_dispute_report_to(path("r.pdf")));
+  std::ifstream pdf(dir / "r.pdf", std::ios::binary);
+  char magic[5] = {};
+  pdf.read(magic, 4);
+  EXPECT_EQ(std::string(magic), "%PDF");
+  EXPECT_FALSE(std::filesystem::exists(dir / "r.pdf.partial"));
+  const std::string png = (dir / "page").string();
+  ASSERT_EQ(std::system(("/usr/bin/pdftoppm -png -r 40 -f 1 -l 2 " + (dir / "r.pdf").string() + " " + png).c_str()), 0);
+  std::size_t pages = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) pages += e.path().extension() == ".png";
+  EXPECT_GE(pages, 1u);
+  std::filesystem::remove_all(dir);
 }
 
 // Parity with `warlog dispute resolve`: the ruling dialog picks upheld or

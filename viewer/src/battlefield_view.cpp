@@ -8,13 +8,11 @@
 #include <algorithm>
 
 #include "event_text.hpp"
-#include "state_model.hpp"
+#include "warlog/replay/board.hpp"
 
 namespace warlog::viewer {
 
 namespace {
-
-QString str(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 constexpr qreal kLabel = 22;  // room for the column letters and row numbers
 
@@ -91,8 +89,7 @@ class CardItem : public QGraphicsItem {
         const qreal w = sm.horizontalAdvance(b) + 10;
         if (x + w > inner.right()) break;
         p->setPen(Qt::NoPen);
-        p->setBrush(b == QObject::tr("Lost") || b == QObject::tr("unprovisioned") ? QColor(0xc6, 0x28, 0x28)
-                                                                                    : QColor(0x45, 0x45, 0x45));
+        p->setBrush(replay::alarming_badge(b.toStdString()) ? QColor(0xc6, 0x28, 0x28) : QColor(0x45, 0x45, 0x45));
         p->drawRoundedRect(QRectF(x, by, w, 15), 4, 4);
         p->setPen(Qt::white);
         p->drawText(QRectF(x, by, w, 15), Qt::AlignCenter, b);
@@ -132,43 +129,31 @@ class CardItem : public QGraphicsItem {
 }  // namespace
 
 QColor seat_colour(core::Seat seat) {
-  // Okabe and Ito's colour-blind-safe palette without its vermilion and
-  // orange: red is the colour of violations (and of Lost), amber of
-  // warnings, never of a seat. Seat 1's blue and seat 2's reddish purple
-  // differ in lightness as well as hue.
-  static const QColor colours[] = {QColor(0x00, 0x72, 0xb2), QColor(0xcc, 0x79, 0xa7), QColor(0x00, 0x9e, 0x73),
-                                   QColor(0x56, 0xb4, 0xe9)};
-  return seat < 4 ? colours[seat] : QColor(Qt::gray);
+  const std::string_view hex = replay::seat_colour_hex(seat);  // one palette for screen and paper
+  return QColor(QString::fromLatin1(hex.data(), static_cast<qsizetype>(hex.size())));
 }
 
 BattlefieldFaces battlefield_faces(const core::GameState& s, const core::Catalog& catalog, const core::Ruleset& rules) {
+  const replay::Board board = replay::board_of(s, catalog, rules);
   BattlefieldFaces out;
-  out.cols = s.cols;
-  out.rows = s.rows;
-  for (std::size_t i = 0; i < s.grid.size(); ++i) {
-    if (!s.grid[i]) continue;
-    const core::Troop& t = *s.grid[i];
-    const core::Card* card = catalog.find(t.card);
+  out.cols = board.cols;
+  out.rows = board.rows;
+  for (const replay::BoardTroop& t : board.troops) {
     TroopFace f;
-    f.space = s.space_of(i);
-    f.name = str(t.card);
-    f.seat = t.owner;
+    f.space = t.space;
+    f.name = QString::fromStdString(t.name);
+    f.seat = t.seat;
+    f.vigor = t.vigor;
+    f.vitality = t.vitality;
     f.damage = t.damage;
-    f.known = card != nullptr;
-    if (card) {
-      f.vigor = card->vigor;
-      f.vitality = card->vitality;
-    }
-    f.morale = core::effective_morale(t, catalog);
-    f.badges = troop_badges(s, t, card);
+    f.morale = t.morale;
+    for (const std::string& b : t.badges) f.badges << QString::fromStdString(b);
+    f.known = t.known;
     out.troops.push_back(std::move(f));
   }
-  for (std::size_t i = 0; i < s.territories.size(); ++i) {
-    const core::TerritoryState& t = s.territories[i];
-    const core::Card* card = catalog.find(t.card);
-    // Control is derived from the Troops beside it, never stored.
-    out.territories.push_back(TerritoryFace{t.space, str(t.card), t.beneath, card ? card->threshold : 0,
-                                            core::territory_controller(s, t, catalog, rules), t.final_due});
+  for (const replay::BoardTerritory& t : board.territories) {
+    out.territories.push_back(
+        TerritoryFace{t.space, QString::fromStdString(t.name), t.beneath, t.threshold, t.controller, t.final_turn});
   }
   return out;
 }
@@ -184,13 +169,16 @@ BattlefieldView::BattlefieldView(QWidget* parent) : QGraphicsView(parent) {
 
 void BattlefieldView::clear_state() {
   faces_ = {};
+  marked_.clear();
   legend_.clear();
   scene()->clear();
 }
 
 void BattlefieldView::show_state(const core::GameState& state, const core::Catalog& catalog, const core::Ruleset& rules,
-                                 std::vector<core::SeatSetup> seats) {
+                                 std::vector<core::SeatSetup> seats, std::vector<core::Space> marked) {
   faces_ = battlefield_faces(state, catalog, rules);
+  std::erase_if(marked, [&](core::Space sp) { return sp.col >= faces_.cols || sp.row >= faces_.rows; });
+  marked_ = std::move(marked);
   QGraphicsScene* sc = scene();
   sc->clear();
   const qreal w = kLabel + faces_.cols * (kCardWidth + kGap);
@@ -227,6 +215,15 @@ void BattlefieldView::show_state(const core::GameState& state, const core::Catal
     item->setPos(origin_of(t.space));
     item->setToolTip(QStringLiteral("%1 (%2)").arg(t.name, QString::fromStdString(core::to_string(t.space))));
     sc->addItem(item);
+  }
+  // What the event concerns, over everything: a frame, so a space emptied
+  // by the event (a defeat, a move away) is marked too.
+  for (const core::Space sp : marked_) {
+    auto* frame = sc->addRect(QRectF(origin_of(sp), QSizeF(kCardWidth, kCardHeight)).adjusted(-3, -3, 3, 3),
+                              QPen(QColor(0x22, 0x22, 0x22), 4, Qt::DashLine));
+    frame->setZValue(10);
+    frame->setToolTip(tr("%1: the current event or its findings concern it")
+                          .arg(QString::fromStdString(core::to_string(sp))));
   }
   // The legend under the grid: each seat's colour and player.
   legend_.clear();

@@ -54,10 +54,13 @@ class BattlefieldView : public QGraphicsView {
 
  public:
   explicit BattlefieldView(QWidget* parent = nullptr);
+  // `marked`: the spaces the current event and its findings concern, each
+  // outlined in a thick dashed frame (not a seat's or a finding's colour).
   void show_state(const core::GameState& state, const core::Catalog& catalog, const core::Ruleset& rules,
-                  std::vector<core::SeatSetup> seats);
+                  std::vector<core::SeatSetup> seats, std::vector<core::Space> marked = {});
   void clear_state();
   [[nodiscard]] const BattlefieldFaces& faces() const noexcept { return faces_; }
+  [[nodiscard]] const std::vector<core::Space>& marked() const noexcept { return marked_; }
   // The legend drawn under the grid: "Seat 1: Alice" and its colour, per seat.
   struct LegendEntry {
     QString text;
@@ -75,6 +78,7 @@ class BattlefieldView : public QGraphicsView {
  private:
   void fit();
   BattlefieldFaces faces_;
+  std::vector<core::Space> marked_;
   std::vector<LegendEntry> legend_;
 };
 

@@ -2,9 +2,11 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QObject>
 #include <QStringList>
 
 #include <algorithm>
+#include <variant>
 
 #include "state_model.hpp"
 
@@ -140,6 +142,36 @@ QVariant ChangesModel::headerData(int section, Qt::Orientation orientation, int 
     case ColumnCount: break;
   }
   return {};
+}
+
+QString no_change_note(const core::Event& event, const core::GameState& before, const core::GameState& after,
+                       std::size_t findings, bool hidden, const QString& seen_as) {
+  const qulonglong seq = event.seq;
+  if (hidden) {
+    return QObject::tr("What changed at seq %1 is hidden from %2: View › Seen as › Judge (Ctrl+0) shows it.")
+        .arg(seq)
+        .arg(seen_as);
+  }
+  const QString why = findings == 0 ? QString()
+                                    : QObject::tr(" Findings here (%1) say what the rules make of it.").arg(findings);
+  if (std::holds_alternative<core::TroopDefeated>(event.payload)) {
+    // Whatever the fold's bookkeeping noted (which Territory it went beneath).
+    return QObject::tr("Nothing on the board changed at seq %1: a TroopDefeated records a defeat the fold already "
+                       "made when the combat resolved (the Troop left the battlefield at that event).%2")
+        .arg(seq)
+        .arg(why);
+  }
+  if (before == after) {
+    return QObject::tr("Nothing in the state changed at seq %1 (%2).%3")
+        .arg(seq)
+        .arg(QString::fromUtf8(core::payload_name(event.payload)))
+        .arg(why);
+  }
+  return QObject::tr("Nothing the state view lays out changed at seq %1 (%2): only the fold's bookkeeping of the "
+                     "turn did, which later checks read.%3")
+      .arg(seq)
+      .arg(QString::fromUtf8(core::payload_name(event.payload)))
+      .arg(why);
 }
 
 }  // namespace warlog::viewer

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "warlog/core/catalog.hpp"
+#include "warlog/core/event.hpp"
 #include "warlog/core/ruleset.hpp"
 #include "warlog/core/state.hpp"
 
@@ -27,6 +28,16 @@ struct StateChange {
 // the state view's order; rows gone come after the rows of their section.
 [[nodiscard]] std::vector<StateChange> state_changes(const core::GameState& before, const core::GameState& after,
                                                      const core::Catalog& catalog, const core::Ruleset& rules);
+
+// Why "What changed" is empty at `event` (its findings counted in
+// `findings`), so that an empty tab is never left unexplained: what changed
+// is hidden from `seen_as` (`hidden`: the judge's view of the same two
+// states differs), a TroopDefeated (it records a defeat the fold already
+// made when its combat resolved), nothing in the state changed, or only
+// what the state view does not lay out (the fold's bookkeeping of the turn).
+[[nodiscard]] QString no_change_note(const core::Event& event, const core::GameState& before,
+                                     const core::GameState& after, std::size_t findings, bool hidden,
+                                     const QString& seen_as);
 
 // Compare mode: two states side by side, every row of either in the state
 // view's order; `before` holds the base's value, `after` the candidate's.

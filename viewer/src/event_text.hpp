@@ -1,38 +1,16 @@
 #pragma once
-// Words for events and game vocabulary, as the viewer shows them. Plain C++
-// (no Qt): a pure mapping from domain values to text, so it is unit-tested
-// on its own and shared by every model.
+// The viewer's words for events: replay/event_text.hpp, shared with the
+// dispute report so that the two never word an event differently.
 
-#include <span>
-#include <string>
-#include <string_view>
-
-#include "warlog/core/event.hpp"
-#include "warlog/core/types.hpp"
+#include "warlog/replay/event_text.hpp"
 
 namespace warlog::viewer {
 
-// --- Names -------------------------------------------------------------
-
-// "Muster", "Warfare": the phase as a heading.
-[[nodiscard]] std::string phase_title(core::Phase p);
-
-// The player's name for a seat, "seat 2" when the game does not name it,
-// "table" for kNoSeat (table-wide events).
-[[nodiscard]] std::string seat_name(std::span<const core::SeatSetup> seats, core::Seat seat);
-
-// "Ana (Claw Empire) vs Bo (Paw Coalition)".
-[[nodiscard]] std::string players_text(std::span<const core::SeatSetup> seats);
-
-// --- Events ------------------------------------------------------------
-
-// The payload's fields in a few words ("Ironclaw Lancer → a1"); "" when the
-// payload has none worth showing. A seat the payload names is left out when
-// it is `actor`, the event's acting seat, already shown beside it.
-[[nodiscard]] std::string payload_detail(const core::Payload& p, std::span<const core::SeatSetup> seats,
-                                         core::Seat actor = core::kNoSeat);
-
-// One timeline row: "seq 17  Ana: CardPlayed Ironclaw Lancer → a1".
-[[nodiscard]] std::string event_label(const core::Event& ev, std::span<const core::SeatSetup> seats);
+using replay::event_label;
+using replay::event_spaces;
+using replay::payload_detail;
+using replay::phase_title;
+using replay::players_text;
+using replay::seat_name;
 
 }  // namespace warlog::viewer

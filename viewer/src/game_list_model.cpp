@@ -11,6 +11,7 @@ void GameListModel::set_games(std::vector<replay::GameSummary> games) {
   games_ = std::move(games);
   facts_.assign(games_.size(), std::nullopt);
   disputes_.assign(games_.size(), 0);
+  candidate_.assign(games_.size(), std::nullopt);
   endResetModel();
 }
 
@@ -25,6 +26,7 @@ int GameListModel::add_games(std::vector<replay::GameSummary> games) {
   for (auto& g : fresh) games_.push_back(std::move(g));
   facts_.resize(games_.size());
   disputes_.resize(games_.size(), 0);
+  candidate_.resize(games_.size());
   endInsertRows();
   return static_cast<int>(fresh.size());
 }
@@ -48,6 +50,24 @@ void GameListModel::set_disputes(core::GameId id, int count) {
   if (row < 0) return;
   disputes_[static_cast<std::size_t>(row)] = count;
   emit dataChanged(index(row, Disputes), index(row, Disputes));
+}
+
+void GameListModel::set_comparing(bool comparing) {
+  comparing_ = comparing;
+  candidate_.assign(games_.size(), std::nullopt);
+  if (!games_.empty()) emit dataChanged(index(0, Candidate), index(static_cast<int>(games_.size()) - 1, Candidate));
+}
+
+void GameListModel::set_candidate_change(core::GameId id, CandidateChange change) {
+  const int row = row_of(id);
+  if (row < 0 || !comparing_) return;
+  candidate_[static_cast<std::size_t>(row)] = std::move(change);
+  emit dataChanged(index(row, Candidate), index(row, Candidate));
+}
+
+bool GameListModel::has_candidate_change(core::GameId id) const noexcept {
+  const int row = row_of(id);
+  return row >= 0 && candidate_[static_cast<std::size_t>(row)].has_value();
 }
 
 bool GameListModel::has_facts(core::GameId id) const noexcept {
@@ -94,6 +114,20 @@ QVariant GameListModel::data(const QModelIndex& index, int role) const {
       if (role == Qt::ToolTipRole) return tr("%1 findings, %2 violations").arg(facts->findings).arg(facts->violations);
       return facts->findings;
     case Disputes: return disputes_[static_cast<std::size_t>(index.row())];
+    case Candidate: {
+      if (!comparing_) return role == SortRole ? QVariant(-1) : QVariant(QString());
+      const auto& change = candidate_[static_cast<std::size_t>(index.row())];
+      if (!change) {
+        if (role == SortRole) return -1;
+        return role == Qt::ToolTipRole ? tr("not compared yet") : QVariant(QStringLiteral("…"));
+      }
+      if (role == SortRole) return change->unread ? -1 : static_cast<int>(change->kind);
+      if (role == Qt::ToolTipRole) return QString::fromStdString(change->detail);
+      if (change->unread) return tr("not compared");
+      return change->kind == replay::DiffClass::Unchanged ? tr("no change")
+                                                          : QString::fromUtf8(replay::to_string(change->kind).data(),
+                                                                            static_cast<qsizetype>(replay::to_string(change->kind).size()));
+    }
     case ColumnCount: break;
   }
   return {};
@@ -110,6 +144,7 @@ QVariant GameListModel::headerData(int section, Qt::Orientation orientation, int
     case Result: return tr("Result");
     case Findings: return tr("Findings");
     case Disputes: return tr("Disputes");
+    case Candidate: return tr("Candidate");
     case ColumnCount: break;
   }
   return {};

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "warlog/replay/replay.hpp"
+#include "warlog/replay/rule_diff.hpp"
 
 namespace warlog::viewer {
 
@@ -18,7 +19,7 @@ class GameListModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { Id, Title, Date, Players, Events, Result, Findings, Disputes, ColumnCount };
+  enum Column { Id, Title, Date, Players, Events, Result, Findings, Disputes, Candidate, ColumnCount };
   enum Role {
     GameIdRole = Qt::UserRole + 1,  // core::GameId as qulonglong
     SortRole,                       // the raw value a column sorts by
@@ -41,6 +42,19 @@ class GameListModel : public QAbstractTableModel {
   void set_facts(core::GameId id, Facts facts);
   void set_disputes(core::GameId id, int count);
   [[nodiscard]] bool has_facts(core::GameId id) const noexcept;
+  // Compare mode: the Candidate column says what the candidate ruleset or
+  // catalog changes in each game ("no change", "findings", "outcome",
+  // "undetermined"; "…" until diffed; "not compared" and why), so a
+  // designer can walk the archive.
+  struct CandidateChange {
+    replay::DiffClass kind = replay::DiffClass::Unchanged;
+    std::string detail;  // the tooltip: findings added and removed, the outcome before and after
+    bool unread = false;  // not diffed (too long for idle work, or an error): "not compared", detail says why
+  };
+  void set_comparing(bool comparing);
+  [[nodiscard]] bool comparing() const noexcept { return comparing_; }
+  void set_candidate_change(core::GameId id, CandidateChange change);
+  [[nodiscard]] bool has_candidate_change(core::GameId id) const noexcept;
   [[nodiscard]] const std::vector<replay::GameSummary>& games() const noexcept { return games_; }
   // The row of a game, or -1.
   [[nodiscard]] int row_of(core::GameId id) const noexcept;
@@ -56,6 +70,8 @@ class GameListModel : public QAbstractTableModel {
   std::vector<replay::GameSummary> games_;
   std::vector<std::optional<Facts>> facts_;  // by row
   std::vector<int> disputes_;                // by row
+  std::vector<std::optional<CandidateChange>> candidate_;  // by row, in compare mode
+  bool comparing_ = false;
 };
 
 // The game list as sorted and filtered: the game shown always passes the

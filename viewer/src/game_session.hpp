@@ -58,6 +58,9 @@ class GameSession : public QObject {
   // The events the fold skips (corrections), for the timeline to strike through.
   [[nodiscard]] const std::vector<replay::StruckEvent>& struck() const noexcept { return survey_->struck; }
   [[nodiscard]] const std::vector<replay::TurnFigures>& turns() const noexcept { return survey_->turns; }
+  // The recorded time of each turn and phase part, for slow-play claims;
+  // empty when no event carries a time (an imported game).
+  [[nodiscard]] std::vector<replay::PartTime> times() const { return survey_->times.parts(); }
   // The state after the last event surveyed, the log ended where it ends
   // the result the game list shows is the audit's, and the one its
   // rests_on was weighed against.

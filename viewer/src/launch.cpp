@@ -2,7 +2,11 @@
 
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QRegularExpression>
 
 #include <fmt/format.h>
@@ -49,6 +53,14 @@ const QCommandLineOption& size_option() {
   return opt;
 }
 
+const QCommandLineOption& rules_option() {
+  static const QCommandLineOption opt(QStringLiteral("rules"),
+                                      QStringLiteral("The folder of the rules documents the rule pane quotes (default: "
+                                                     "$WARLOG_RULES, else the folder this build was configured with)."),
+                                      QStringLiteral("DIR"));
+  return opt;
+}
+
 const QCommandLineOption& seq_option() {
   static const QCommandLineOption opt(QStringLiteral("seq"), QStringLiteral("Open at event N (needs --game)."),
                                       QStringLiteral("N"));
@@ -60,19 +72,27 @@ void describe(QCommandLineParser& parser) {
       "Replays the games of a warlog store: steps through events, shows the state and the findings.\n"
       "Keys: Left/Right step, PgUp/PgDn phase, Ctrl+PgUp/PgDn turn, Home/End, Ctrl+G go to seq,\n"
       "F3/Shift+F3 next/previous finding, Ctrl+F3 first finding (comparing: the candidate's too),\n"
-      "Ctrl+D first divergence in compare mode. A store another process writes shows its new games and events as they come.\n"
+      "Ctrl+D first divergence in compare mode, Ctrl+B the board before the current event, Ctrl+0..3 seen as\n"
+      "the judge, seat 1, seat 2 or the public, Alt+1..5 the detail tabs, Alt+6 the rule's words, Esc back to\n"
+      "the timeline, Ctrl+E export the dispute's report (HTML, Markdown, PDF).\n"
+      "A store another process writes shows its new games and events as they come.\n"
+      "Without STORE: $WARLOG_STORE, else the most recent store opened (File › Recent stores), else a\n"
+      "dialog asks for one. A store that cannot be opened is a dialog where a window can be seen, and a line on stderr.\n"
       "Ctrl+R: the record bar under the timeline records a line of notation into the game shown, as\n"
       "`warlog record` does (Escape: back to the timeline; docs/recording.md).\n"
       "Qt's own options (-platform ...) are not taken here: set QT_QPA_PLATFORM instead."));
   // Not addHelpOption(): its --help-all offers Qt's options, which are not taken.
   parser.addOption(help_option());
-  parser.addPositionalArgument(QStringLiteral("STORE"), QStringLiteral("The store directory (see `warlog import`)."));
+  parser.addPositionalArgument(QStringLiteral("STORE"),
+                               QStringLiteral("The store directory (see `warlog import`); optional, see above."),
+                               QStringLiteral("[STORE]"));
   parser.addOption(game_option());
   parser.addOption(seq_option());
   parser.addOption(compare_ruleset_option());
   parser.addOption(compare_catalog_option());
   parser.addOption(tab_option());
   parser.addOption(size_option());
+  parser.addOption(rules_option());
 }
 
 std::optional<std::uint64_t> parse_number(const QString& text) {
@@ -103,8 +123,16 @@ Expected<LaunchOptions> parse_launch_arguments(const QStringList& args) {
     return out;
   }
   const QStringList positional = parser.positionalArguments();
-  if (positional.size() != 1) return make_error(ErrorCode::InvalidArgument, "expected one STORE path (try --help)");
-  out.store = positional.front().toStdString();
+  if (positional.size() > 1) return make_error(ErrorCode::InvalidArgument, "expected at most one STORE path (try --help)");
+  if (!positional.isEmpty()) out.store = positional.front().toStdString();
+  if (out.store.empty() && positional.size() == 1) return make_error(ErrorCode::InvalidArgument, "STORE is empty (try --help)");
+  if (parser.isSet(rules_option())) {
+    out.rules = parser.value(rules_option()).toStdString();
+    if (!QFileInfo(parser.value(rules_option())).isDir()) {
+      return make_error(ErrorCode::InvalidArgument,
+                        "--rules expects the folder of the rules documents, and '" + *out.rules + "' is not a folder");
+    }
+  }
   if (parser.isSet(game_option())) {
     out.game = parse_number(parser.value(game_option()));
     if (!out.game) {
@@ -158,20 +186,58 @@ Expected<replay::Archive> open_store_for_viewing(const std::string& path) {
   return replay::Archive::open(path, replay::Archive::Mode::ReadOnly);
 }
 
+Expected<void> check_launch_game(const replay::Archive& archive, const LaunchOptions& options) {
+  if (!options.game) return {};
+  auto summary = archive.game(*options.game);
+  if (!summary) return tl::unexpected(summary.error());
+  // Seqs run 0..events-1 in a game's stream.
+  if (options.seq && *options.seq >= summary->events) {
+    return make_error(ErrorCode::NotFound, fmt::format("game {} has no event {} (its events are 0..{})", *options.game,
+                                                       *options.seq, summary->events == 0 ? 0 : summary->events - 1));
+  }
+  return {};
+}
+
 Expected<replay::Archive> open_for_launch(const LaunchOptions& options) {
   auto archive = open_store_for_viewing(options.store);
   if (!archive) return archive;
-  if (options.game) {
-    auto summary = archive->game(*options.game);
-    if (!summary) return tl::unexpected(summary.error());
-    // Seqs run 0..events-1 in a game's stream.
-    if (options.seq && *options.seq >= summary->events) {
-      return make_error(ErrorCode::NotFound, fmt::format("game {} has no event {} (its events are 0..{})",
-                                                         *options.game, *options.seq,
-                                                         summary->events == 0 ? 0 : summary->events - 1));
-    }
-  }
+  if (auto ok = check_launch_game(*archive, options); !ok) return tl::unexpected(ok.error());
   return archive;
+}
+
+std::optional<std::string> default_store(const QString& env_store, const QStringList& recent) {
+  if (!env_store.isEmpty()) return env_store.toStdString();
+  for (const QString& path : recent) {
+    if (QFileInfo(QDir(path).filePath(QStringLiteral("data.mdb"))).isFile()) return path.toStdString();
+  }
+  return std::nullopt;
+}
+
+std::string no_store_message() {
+  return "no STORE given, $WARLOG_STORE is not set and no recent store is remembered: give the store directory "
+         "(warlog import writes one; try --help)";
+}
+
+bool dialogs_seen() {
+  if (!qEnvironmentVariableIsEmpty("WARLOG_NO_DIALOGS")) return false;  // a script under Xvfb
+  const QString platform = qEnvironmentVariable("QT_QPA_PLATFORM");
+  if (platform.startsWith(QLatin1String("offscreen")) || platform.startsWith(QLatin1String("minimal"))) return false;
+  return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+std::unique_ptr<QMessageBox> store_failure_box(const QString& why) {
+  auto box = std::make_unique<QMessageBox>(QMessageBox::Critical, QStringLiteral("warlog-viewer"), why);
+  box->setInformativeText(QObject::tr("Choose a store directory (one that warlog import wrote) to open?"));
+  box->addButton(QObject::tr("Choose a store…"), QMessageBox::AcceptRole)->setObjectName(QStringLiteral("choose"));
+  box->addButton(QMessageBox::Close);
+  return box;
+}
+
+QString ask_for_store(const QString& why) {
+  const auto box = store_failure_box(why);
+  box->exec();
+  if (box->clickedButton() == nullptr || box->clickedButton()->objectName() != QLatin1String("choose")) return {};
+  return QFileDialog::getExistingDirectory(nullptr, QObject::tr("Open a warlog store"), QDir::homePath());
 }
 
 }  // namespace warlog::viewer

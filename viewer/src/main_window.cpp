@@ -2,11 +2,16 @@
 
 #include <QCheckBox>
 #include <QFileSystemWatcher>
+#include <QFontDatabase>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScreen>
 #include <QSlider>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -22,6 +27,7 @@
 
 #include "battlefield_view.hpp"
 #include "changes_model.hpp"
+#include "warlog/replay/report.hpp"
 #include "disputes_model.hpp"
 #include "event_text.hpp"
 #include "figures_charts.hpp"
@@ -64,10 +70,21 @@ MainWindow::MainWindow(std::shared_ptr<replay::Archive> archive, QWidget* parent
   audit_timer_ = new QTimer(this);
   audit_timer_->setInterval(0);
   connect(audit_timer_, &QTimer::timeout, this, &MainWindow::audit_some_games);
+  diff_timer_ = new QTimer(this);
+  diff_timer_->setInterval(0);
+  connect(diff_timer_, &QTimer::timeout, this, &MainWindow::diff_some_games);
   watcher_ = new QFileSystemWatcher(this);
   connect(watcher_, &QFileSystemWatcher::fileChanged, this, [this] { poll_store(); });
   setWindowTitle(tr("warlog viewer"));
-  resize(1280, 800);
+  // 1280x800, or less on a smaller screen: the frame and the status bar
+  // (who the game is seen as, the key hints) stay on it.
+  QSize size(1280, 800);
+  // (The offscreen platform's screen is a nominal 800x600 nobody sees.)
+  const QScreen* screen = QGuiApplication::primaryScreen();
+  if (screen != nullptr && QGuiApplication::platformName() != QLatin1String("offscreen")) {
+    size = size.boundedTo(screen->availableGeometry().size() - QSize(16, 48));
+  }
+  resize(size);
   restore_settings();
   if (archive_) {
     setWindowTitle(tr("warlog viewer — %1").arg(QString::fromStdString(archive_->path())));
@@ -95,6 +112,7 @@ void MainWindow::build_ui() {
   game_view_->horizontalHeader()->setResizeContentsPrecision(200);  // 10,000 games: measure a sample
   game_view_->horizontalHeader()->setStretchLastSection(false);
   game_view_->horizontalHeader()->setSectionResizeMode(GameListModel::Title, QHeaderView::Stretch);
+  game_view_->setColumnHidden(GameListModel::Candidate, true);  // shown in compare mode
   connect(game_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::on_game_selected);
   game_filter_ = new QLineEdit;
   game_filter_->setPlaceholderText(tr("Filter games: title, player, allegiance, date, result…"));
@@ -168,12 +186,40 @@ void MainWindow::build_ui() {
     auto* candidate_findings_view = make_table();
     candidate_findings_view->setModel(candidate_findings_);
     stretch_message(candidate_findings_view);
+    // Both battlefields, and both sets of charts, side by side and stepping
+    // together; then the values that differ. Each its own tab, so the page
+    // asks no more height than one view does.
+    compare_base_board_ = new BattlefieldView;
+    compare_candidate_board_ = new BattlefieldView;
+    compare_base_charts_ = new FiguresCharts;
+    compare_candidate_charts_ = new FiguresCharts;
+    auto* boards = new QSplitter(Qt::Horizontal);
+    boards->addWidget(titled(tr("Recorded"), compare_base_board_));
+    boards->addWidget(titled(tr("Candidate"), compare_candidate_board_));
+    auto* charts = new QSplitter(Qt::Horizontal);
+    charts->addWidget(titled(tr("Recorded"), compare_base_charts_));
+    charts->addWidget(titled(tr("Candidate"), compare_candidate_charts_));
+    for (QSplitter* pair : {boards, charts}) {
+      pair->setChildrenCollapsible(false);
+      pair->setSizes({500, 500});
+    }
+    // Two charts side by side ask twice the height of one only if let:
+    // the page must not squeeze the game list above it.
+    for (QWidget* w : std::initializer_list<QWidget*>{compare_base_charts_, compare_candidate_charts_,
+                                                      compare_base_board_, compare_candidate_board_}) {
+      w->setMinimumHeight(60);
+    }
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(compare_view_);
     split->addWidget(titled(tr("The candidate's findings at this event"), candidate_findings_view));
     split->setSizes({300, 110});
     split->setChildrenCollapsible(false);
-    layout->addWidget(split, 1);
+    compare_tabs_ = new QTabWidget;
+    compare_tabs_->setDocumentMode(true);
+    compare_tabs_->addTab(boards, tr("Battlefields"));
+    compare_tabs_->addTab(charts, tr("Charts"));
+    compare_tabs_->addTab(split, tr("Values"));
+    layout->addWidget(compare_tabs_, 1);
   }
   view_tabs_ = new QTabWidget;
   view_tabs_->setDocumentMode(true);
@@ -183,6 +229,7 @@ void MainWindow::build_ui() {
   view_tabs_->addTab(compare_page_, tr("Compare"));
 
   moment_label_ = new QLabel(tr("No game open."));
+  moment_label_->setObjectName("moment");
   moment_label_->setWordWrap(true);
   moment_label_->setTextFormat(Qt::PlainText);
   auto* moment_pane = new QWidget;
@@ -219,6 +266,15 @@ void MainWindow::build_ui() {
   findings_here_stack_ = new QStackedWidget;
   findings_here_stack_->addWidget(findings_here_view_);
   findings_here_stack_->addWidget(no_findings_here_);
+  // An empty "What changed" says why (changes_model.hpp › no_change_note).
+  no_changes_ = new QLabel;
+  no_changes_->setObjectName("no_changes");
+  no_changes_->setAlignment(Qt::AlignCenter);
+  no_changes_->setWordWrap(true);
+  no_changes_->setEnabled(false);
+  changes_stack_ = new QStackedWidget;
+  changes_stack_->addWidget(changes_view_);
+  changes_stack_->addWidget(no_changes_);
 
   disputes_view_ = make_table();
   disputes_view_->setModel(disputes_);
@@ -247,22 +303,42 @@ void MainWindow::build_ui() {
 
   detail_tabs_ = new QTabWidget;
   detail_tabs_->setDocumentMode(true);
-  detail_tabs_->addTab(changes_view_, tr("What changed"));
+  detail_tabs_->addTab(changes_stack_, tr("What changed"));
   detail_tabs_->addTab(findings_here_stack_, tr("Findings here"));
   detail_tabs_->addTab(all_findings_view_, tr("All findings"));
   detail_tabs_->addTab(disputes_page, tr("Disputes"));
+  // Times: each turn's and phase part's recorded time, for slow-play claims.
+  times_view_ = new QPlainTextEdit;
+  times_view_->setObjectName(QStringLiteral("times"));
+  times_view_->setReadOnly(true);
+  times_view_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  times_view_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  detail_tabs_->addTab(times_view_, tr("Times"));
   rule_text_ = new QLabel(tr("Select a finding to read its rule."));
   rule_text_->setWordWrap(true);
   rule_text_->setTextFormat(Qt::RichText);
   rule_text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  rule_text_->setMinimumHeight(rule_text_->fontMetrics().height() * 3);
   rule_text_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   auto* details = new QWidget;
   auto* details_layout = new QVBoxLayout(details);
   details_layout->setContentsMargins(4, 0, 4, 2);
   details_layout->setSpacing(2);
-  details_layout->addWidget(detail_tabs_, 1);
-  details_layout->addWidget(rule_text_);
+  // The rule's words scroll (a section runs to a screenful or more); the
+  // splitter lets a judge give them room, Alt+6 puts the keys on them.
+  rule_scroll_ = new QScrollArea;
+  rule_scroll_->setObjectName(QStringLiteral("rule_pane"));
+  rule_scroll_->setWidget(rule_text_);
+  rule_scroll_->setWidgetResizable(true);
+  rule_scroll_->setFrameShape(QFrame::NoFrame);
+  rule_scroll_->setFocusPolicy(Qt::StrongFocus);
+  rule_scroll_->setMinimumHeight(rule_text_->fontMetrics().height() * 2);
+  auto* details_split = new QSplitter(Qt::Vertical);
+  details_split->addWidget(detail_tabs_);
+  details_split->addWidget(rule_scroll_);
+  details_split->setStretchFactor(0, 3);
+  details_split->setStretchFactor(1, 2);
+  details_split->setChildrenCollapsible(false);
+  details_layout->addWidget(details_split, 1);
 
   right_split_ = new QSplitter(Qt::Vertical);
   right_split_->addWidget(moment_pane);
@@ -352,6 +428,19 @@ void MainWindow::lay_snapshots(core::GameId id) {
           [this](bool, const QString& message) { statusBar()->showMessage(message, 10'000); });
 }
 
+void MainWindow::show_times() {
+  if (!session_) {
+    times_view_->clear();
+    return;
+  }
+  const auto times = session_->times();
+  times_view_->setPlainText(
+      times.empty() ? tr("No event of this game carries a recorded time (an imported game): nothing to time.\n"
+                         "Games recorded at the table (warlog record, the server) carry one per event.")
+                    : QString::fromStdString(replay::times_text(times, session_->game().seats)));
+  detail_tabs_->setTabText(4, times.empty() ? tr("Times") : tr("Times (%1 turns)").arg(times.back().turn));
+}
+
 void MainWindow::show_session() {
   const auto& seats = session_->game().seats;
   GameSession* s = session_.get();
@@ -368,6 +457,7 @@ void MainWindow::show_session() {
   all_findings_->share_findings(s->shared_findings(), seats);
   all_findings_->set_rests_on(s->rests_on());
   detail_tabs_->setTabText(2, tr("All findings (%1)").arg(s->findings().size()));
+  show_times();
   charts_->set_turns(s->turns(), seats);
   state_->clear();
   compare_rows_->set_changes({});
@@ -420,11 +510,32 @@ void MainWindow::on_moved(core::Seq) {
   const core::GameState seen = replay::view_of(m.state, perspective_, session_->ruleset());
   const core::GameState seen_before = replay::view_of(session_->before(), perspective_, session_->ruleset());
   state_->set_state(seen, session_->catalog(), session_->ruleset(), &seen_before);
-  battlefield_->show_state(seen, session_->catalog(), session_->ruleset(), seats);
+  // Marked: the spaces the event names, and those of the events its
+  // findings concern (a finding of a part's close concerns the event that
+  // opened it).
+  std::vector<core::Space> marked = event_spaces(m.event.payload);
+  for (const replay::LocatedFinding& f : session_->findings_here()) {
+    if (f.finding.concerns == m.seq) continue;
+    auto concerned = session_->events(f.finding.concerns, f.finding.concerns + 1);
+    if (!concerned || concerned->empty()) continue;
+    for (const core::Space sp : event_spaces(concerned->front().payload)) {
+      if (std::find(marked.begin(), marked.end(), sp) == marked.end()) marked.push_back(sp);
+    }
+  }
+  battlefield_->show_state(board_before_ ? seen_before : seen, session_->catalog(), session_->ruleset(), seats,
+                           std::move(marked));
   charts_->set_current_turn(m.state.turn);
   changes_->set_changes(state_changes(seen_before, seen, session_->catalog(), session_->ruleset()));
   detail_tabs_->setTabText(0, tr("What changed (%1)").arg(changes_->rowCount()));
   auto here = session_->findings_here();
+  if (changes_->rowCount() == 0) {
+    const bool hidden = perspective_ != replay::Perspective::Judge &&
+                        !state_changes(session_->before(), m.state, session_->catalog(), session_->ruleset()).empty();
+    const std::string_view who = replay::to_string(perspective_);
+    no_changes_->setText(no_change_note(m.event, session_->before(), m.state, here.size(), hidden,
+                                        QString::fromUtf8(who.data(), static_cast<qsizetype>(who.size()))));
+  }
+  changes_stack_->setCurrentWidget(changes_->rowCount() == 0 ? static_cast<QWidget*>(no_changes_) : changes_view_);
   detail_tabs_->setTabText(1, tr("Findings here (%1)").arg(here.size()));
   no_findings_here_->setText(tr("No findings at seq %1.").arg(m.seq));
   findings_here_stack_->setCurrentWidget(here.empty() ? static_cast<QWidget*>(no_findings_here_) : findings_here_view_);
@@ -453,7 +564,9 @@ void MainWindow::on_moved(core::Seq) {
                             : tr("Turn %1 · %2").arg(m.event.turn).arg(QString::fromStdString(phase_title(m.event.phase)));
   // Events are counted by seq, as the CLI and findings count them, here
   // and in the status bar alike.
-  moment_label_->setText(tr("After %1\n%2 · seq %3 / %4")
+  // Which state the battlefield shows: after the event, or before it (Ctrl+B).
+  moment_label_->setText((board_before_ ? tr("Before %1\n%2 · seq %3 / %4 · the board before this event (Ctrl+B: after)")
+                                        : tr("After %1\n%2 · seq %3 / %4"))
                              .arg(QString::fromStdString(event_label(m.event, seats)), where)
                              .arg(m.seq)
                              .arg(session_->last_seq()));

@@ -28,6 +28,8 @@ class QMenu;
 class QSlider;
 class QSortFilterProxyModel;
 class QSplitter;
+class QPlainTextEdit;
+class QScrollArea;
 class QStackedWidget;
 class QTabWidget;
 class QTableView;
@@ -107,9 +109,12 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] ChangesModel* compare_model() const noexcept { return compare_rows_; }
   [[nodiscard]] ChangesModel* changes_model() const noexcept { return changes_; }
   [[nodiscard]] FindingsModel* findings_here_model() const noexcept { return findings_here_; }
+  [[nodiscard]] QTableView* findings_here_view() const noexcept { return findings_here_view_; }
   [[nodiscard]] FindingsModel* all_findings_model() const noexcept { return all_findings_; }
   [[nodiscard]] DisputesModel* disputes_model() const noexcept { return disputes_; }
   [[nodiscard]] QTableView* game_list_view() const noexcept { return game_view_; }
+  [[nodiscard]] BattlefieldView* compare_base_board() const noexcept { return compare_base_board_; }
+  [[nodiscard]] BattlefieldView* compare_candidate_board() const noexcept { return compare_candidate_board_; }
   [[nodiscard]] QLineEdit* game_filter() const noexcept { return game_filter_; }
   [[nodiscard]] QTreeView* timeline_view() const noexcept { return timeline_view_; }
   [[nodiscard]] QSlider* timeline_slider() const noexcept { return slider_; }
@@ -142,14 +147,27 @@ class MainWindow : public QMainWindow {
   void on_timeline_current(const QModelIndex& current);
   void on_finding_selected(const QModelIndex& current);
   void audit_some_games();  // idle: fills the game list's result and findings
+  void diff_some_games();   // idle, comparing: what the candidate changes in each game
 
  public:
   // View › Seen as: judge (everything), a seat, or the public.
   void set_perspective(replay::Perspective p);
+  // View › Board before this event (Ctrl+B): the battlefield shows the state
+  // before the current event instead of after it; the spaces stay marked.
+  void set_board_before(bool before);
+  [[nodiscard]] bool board_before() const noexcept { return board_before_; }
   [[nodiscard]] replay::Perspective perspective() const noexcept { return perspective_; }
+  // File › Export dispute report (Ctrl+E): the dispute selected in the
+  // Disputes tab, else the first raised at the current event.
+  [[nodiscard]] std::optional<replay::DisputeId> report_dispute() const;
+  // Writes its report to `path` (.html, .md or .pdf: dispute_export.hpp);
+  // what went wrong is shown in the status bar and returned.
+  Expected<void> export_dispute_report_to(const QString& path);
 
  private:
   void previous_finding();  // Shift+F3
+  // F3 / Shift+F3 within the current event's findings first: whether it moved.
+  bool step_finding_here(int delta);
   // The events with findings, in seq order, once each: the recorded game's,
   // and in compare mode the candidate's as well.
   [[nodiscard]] std::vector<core::Seq> finding_stops() const;
@@ -162,6 +180,7 @@ class MainWindow : public QMainWindow {
   void show_error(const QString& message);
   void load_disputes();
   void show_compare();  // the compare rows at the current event
+  void show_times();    // the Times tab, when the game opens or grows
   void restore_settings();
   void save_settings() const;
   void remember_store(const QString& path);
@@ -172,6 +191,7 @@ class MainWindow : public QMainWindow {
   void ask_compare();
   void ask_add_dispute();
   void ask_ruling();
+  void ask_export_dispute_report();
 
   void select_shown_game();  // the game list's selection on the game shown, in sight
   [[nodiscard]] QString key_hint() const;  // the status bar's line of keys
@@ -212,8 +232,19 @@ class MainWindow : public QMainWindow {
   QWidget* compare_page_ = nullptr;
   QLabel* compare_summary_ = nullptr;
   QTableView* compare_view_ = nullptr;
+  // Compare mode, side by side and stepping together: the recorded game's
+  // battlefield and charts, and the candidate's.
+  QTabWidget* compare_tabs_ = nullptr;  // Battlefields, Charts, Values
+  BattlefieldView* compare_base_board_ = nullptr;
+  BattlefieldView* compare_candidate_board_ = nullptr;
+  FiguresCharts* compare_base_charts_ = nullptr;
+  FiguresCharts* compare_candidate_charts_ = nullptr;
   QCheckBox* only_differences_ = nullptr;
   QStackedWidget* findings_here_stack_ = nullptr;  // the table, or a "no findings" label
+  QStackedWidget* changes_stack_ = nullptr;  // the table, or why nothing changed (no_changes_)
+  QLabel* no_changes_ = nullptr;
+  QPlainTextEdit* times_view_ = nullptr;
+  QScrollArea* rule_scroll_ = nullptr;  // the rule pane, scrolling (Alt+6)  // Times: each part's recorded time (show_times)
   QLabel* no_findings_here_ = nullptr;
   QTableView* findings_here_view_ = nullptr;
   QTableView* all_findings_view_ = nullptr;
@@ -228,6 +259,8 @@ class MainWindow : public QMainWindow {
   QMenu* recent_menu_ = nullptr;
   QTimer* follow_timer_ = nullptr;
   QTimer* audit_timer_ = nullptr;
+  QTimer* diff_timer_ = nullptr;  // compare mode: fills the game list's Candidate column
+  std::size_t diff_next_ = 0;     // next game-list row it diffs
   QFileSystemWatcher* watcher_ = nullptr;
   std::size_t audit_next_ = 0;  // next game-list row the idle audit looks at
   // The data file as the last game listing saw it: listing 10,000 games each
@@ -237,10 +270,17 @@ class MainWindow : public QMainWindow {
   int polls_since_listing_ = 0;
   std::pair<QPersistentModelIndex, QPersistentModelIndex> expanded_path_;  // the current phase and turn rows
   static constexpr std::size_t kOpenAllTurnsUpTo = 2000;  // spans
+ public:
+  // The idle audit and the idle diff leave longer games to be opened.
+  static constexpr core::Seq kIdleAuditMaxEvents = 50'000;
+
+ private:
   bool following_session_ = false;  // set while the views follow a move, so they do not echo it
   // Who the game is seen as (View › Seen as): the battlefield, state, changes
   // and timeline show only what that perspective saw (replay/visibility.hpp).
   replay::Perspective perspective_ = replay::Perspective::Judge;
+  bool board_before_ = false;
+  QAction* board_before_action_ = nullptr;
   QLabel* perspective_label_ = nullptr;
 };
 

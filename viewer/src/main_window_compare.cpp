@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -15,17 +16,25 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
+
+#include <fmt/format.h>
 
 #include <algorithm>
 
+#include "battlefield_view.hpp"
 #include "changes_model.hpp"
+#include "dispute_export.hpp"
 #include "disputes_model.hpp"
+#include "event_text.hpp"
+#include "figures_charts.hpp"
 #include "findings_model.hpp"
 #include "game_list_model.hpp"
 #include "main_window.hpp"
 #include "state_model.hpp"
 #include "timeline_model.hpp"
 #include "warlog/replay/disputes.hpp"
+#include "warlog/replay/visibility.hpp"
 
 namespace warlog::viewer {
 
@@ -113,11 +122,57 @@ Expected<void> MainWindow::compare_with(const replay::AuditOptions& candidate, c
   compare_summary_->setText(summary);
   compare_rows_->set_titles(tr("Recorded (%1)").arg(QString::fromStdString(session_->ruleset().name)),
                             tr("Candidate (%1)").arg(label));
+  compare_base_charts_->set_turns(session_->turns(), session_->game().seats);
+  compare_candidate_charts_->set_turns(candidate_->turns(), session_->game().seats);
+  // The game list's Candidate column: every game, diffed while idle.
+  games_->set_comparing(true);
+  game_view_->setColumnHidden(GameListModel::Candidate, false);
+  diff_next_ = 0;
+  diff_timer_->start();
   on_moved(session_->seq());
   return {};
 }
 
+void MainWindow::diff_some_games() {
+  if (!archive_ || !candidate_options_ || !games_->comparing()) {
+    diff_timer_->stop();
+    return;
+  }
+  QElapsedTimer clock;
+  clock.start();
+  replay::RuleDiffOptions options;
+  options.candidate = *candidate_options_;
+  const auto& games = games_->games();
+  while (diff_next_ < games.size() && clock.elapsed() < 12) {
+    const replay::GameSummary& g = games[diff_next_++];
+    if (games_->has_candidate_change(g.id)) continue;
+    if (g.events > kIdleAuditMaxEvents) {
+      games_->set_candidate_change(g.id, {replay::DiffClass::Undetermined,
+                                          fmt::format("{} events: open the game to compare it", g.events), true});
+      continue;
+    }
+    auto d = replay::rule_diff(*archive_, g.id, options);
+    if (!d) {
+      games_->set_candidate_change(g.id, {replay::DiffClass::Undetermined, d.error().message, true});
+      continue;
+    }
+    std::string detail = d->changed() ? fmt::format("{} finding(s) added, {} removed; outcome: {} → {}", d->added.size(),
+                                                    d->removed.size(), replay::describe(d->base, d->game),
+                                                    replay::describe(d->candidate, d->game))
+                                      : std::string("folds the same at every event");
+    games_->set_candidate_change(g.id, {d->klass(), std::move(detail)});
+  }
+  if (diff_next_ >= games.size()) diff_timer_->stop();
+}
+
 void MainWindow::stop_comparing() {
+  diff_timer_->stop();
+  games_->set_comparing(false);
+  game_view_->setColumnHidden(GameListModel::Candidate, true);
+  compare_base_board_->clear_state();
+  compare_candidate_board_->clear_state();
+  compare_base_charts_->clear();
+  compare_candidate_charts_->clear();
   candidate_.reset();
   candidate_options_.reset();
   diff_.reset();
@@ -130,6 +185,15 @@ void MainWindow::stop_comparing() {
 
 void MainWindow::show_compare() {
   if (!session_ || !candidate_) return;
+  // The two boards at the same event, its spaces marked on both.
+  const std::vector<core::Space> marked = event_spaces(session_->moment().event.payload);
+  compare_base_board_->show_state(replay::view_of(session_->moment().state, perspective_, session_->ruleset()),
+                                  session_->catalog(), session_->ruleset(), session_->game().seats, marked);
+  compare_candidate_board_->show_state(
+      replay::view_of(candidate_->moment().state, perspective_, candidate_->ruleset()), candidate_->catalog(),
+      candidate_->ruleset(), session_->game().seats, marked);
+  compare_base_charts_->set_current_turn(session_->moment().state.turn);
+  compare_candidate_charts_->set_current_turn(candidate_->moment().state.turn);
   auto rows = side_by_side(session_->moment().state, session_->catalog(), session_->ruleset(),
                            candidate_->moment().state, candidate_->catalog(), candidate_->ruleset());
   if (only_differences_->isChecked()) std::erase_if(rows, [](const StateChange& c) { return !c.differs; });
@@ -291,6 +355,50 @@ void MainWindow::ask_ruling() {
   for (const QListWidgetItem* item : cites->selectedItems()) r.citations << item->data(Qt::UserRole).toString();
   r.expectation = expectations.at(static_cast<std::size_t>(std::max(0, expect->currentIndex())));
   if (auto ruled = record_ruling(*id, r); !ruled) show_error(QString::fromStdString(ruled.error().message));
+}
+
+std::optional<replay::DisputeId> MainWindow::report_dispute() const {
+  const QModelIndex current = disputes_view_->currentIndex();
+  if (current.isValid()) {
+    if (auto id = replay::parse_dispute_id(current.data(DisputesModel::DisputeIdRole).toString().toStdString())) return id;
+  }
+  if (!session_) return std::nullopt;
+  for (const replay::Dispute& d : disputes_->disputes()) {
+    if (d.id.seq == session_->seq()) return d.id;
+  }
+  return std::nullopt;
+}
+
+Expected<void> MainWindow::export_dispute_report_to(const QString& path) {
+  const auto id = report_dispute();
+  if (!id || !archive_) {
+    const Error e{ErrorCode::NotFound, session_ ? fmt::format("no dispute at seq {}: select one in the Disputes tab",
+                                                              session_->seq())
+                                                : std::string("no game open")};
+    show_error(QString::fromStdString(e.message));
+    return tl::unexpected(e);
+  }
+  auto report = export_dispute_report(*archive_, *id, path);
+  if (!report) {
+    show_error(QString::fromStdString(report.error().message));
+    return tl::unexpected(report.error());
+  }
+  statusBar()->showMessage(tr("Wrote %1 (%2)").arg(path, QString::fromStdString(report->title)), 10000);
+  return {};
+}
+
+void MainWindow::ask_export_dispute_report() {
+  const auto id = report_dispute();
+  if (!id) {
+    show_error(session_ ? tr("No dispute at seq %1: select one in the Disputes tab.").arg(session_->seq())
+                        : tr("No game open."));
+    return;
+  }
+  const QString suggested = QStringLiteral("dispute-%1.html").arg(QString::fromStdString(replay::to_string(*id)).replace(QLatin1Char(':'), QLatin1Char('-')));
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export dispute report"), suggested,
+                                                    tr("HTML (*.html);;Markdown (*.md);;PDF (*.pdf)"));
+  if (path.isEmpty()) return;
+  (void)export_dispute_report_to(path);
 }
 
 }  // namespace warlog::viewer

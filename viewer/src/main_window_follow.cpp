@@ -36,7 +36,6 @@ namespace {
 constexpr int kMaxRecentStores = 8;
 // Games longer than this are audited when opened, not in idle time: one
 // audit must not hold the window for long.
-constexpr core::Seq kIdleAuditMaxEvents = 50'000;
 
 // Every game whose record can be read; one that cannot (damaged, or written
 // by a newer warlog) hides no other game: it is counted, and the first
@@ -88,6 +87,7 @@ Expected<void> MainWindow::load_games() {
 
 Expected<void> MainWindow::open_store(const QString& path) {
   // One LMDB environment per store per process: close before opening.
+  stop_comparing();  // the candidate was of the other store's game
   follow_timer_->stop();
   audit_timer_->stop();
   if (!watcher_->files().isEmpty()) watcher_->removePaths(watcher_->files());
@@ -132,7 +132,10 @@ void MainWindow::poll_store() {
   auto listing = readable_games(*archive_);
   if (!listing) return;
   for (const auto& g : listing->games) games_->set_event_count(g.id, g.events);
-  if (games_->add_games(std::move(listing->games)) > 0 && !audit_timer_->isActive()) audit_timer_->start();
+  if (games_->add_games(std::move(listing->games)) > 0) {
+    if (!audit_timer_->isActive()) audit_timer_->start();
+    if (games_->comparing() && !diff_timer_->isActive()) diff_timer_->start();  // the new games' Candidate column
+  }
   // Disputes and rulings another process recorded (`warlog dispute add`,
   // `resolve`) are annotations: the same write, the same look.
   if (session_) load_disputes();
@@ -148,6 +151,7 @@ void MainWindow::on_grew(core::Seq old_count, core::Seq new_count) {
   all_findings_->share_findings(session_->shared_findings(), seats);
   all_findings_->set_rests_on(session_->rests_on());
   detail_tabs_->setTabText(2, tr("All findings (%1)").arg(session_->findings().size()));
+  show_times();
   charts_->set_turns(session_->turns(), seats);
   charts_->set_current_turn(session_->moment().state.turn);
   {
@@ -205,7 +209,7 @@ void MainWindow::audit_some_games() {
   const auto& games = games_->games();
   while (audit_next_ < games.size() && clock.elapsed() < 12) {
     const replay::GameSummary& g = games[audit_next_++];
-    if (games_->has_facts(g.id) || g.events > kIdleAuditMaxEvents) continue;
+    if (games_->has_facts(g.id) || g.events > MainWindow::kIdleAuditMaxEvents) continue;
     auto audit = archive_->audit(g.id);
     if (!audit) continue;  // shown as not audited; opening the game says why
     games_->set_facts(g.id, facts_of(audit->game, audit->final_state, audit->findings.size(), audit->violations()));

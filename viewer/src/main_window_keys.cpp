@@ -1,10 +1,13 @@
 // MainWindow: the menus and keys, and the moves they make (findings, go to seq).
 
+#include <QAbstractItemView>
 #include <QAction>
 #include <QActionGroup>
 #include <QInputDialog>
 #include <QMenuBar>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
+#include <QStackedWidget>
 #include <QStatusBar>
 
 #include <algorithm>
@@ -23,6 +26,12 @@ void MainWindow::build_actions() {
   file->addSeparator();
   connect(file->addAction(tr("&Compare with ruleset or catalog…")), &QAction::triggered, this, &MainWindow::ask_compare);
   connect(file->addAction(tr("Stop comparing")), &QAction::triggered, this, &MainWindow::stop_comparing);
+  file->addSeparator();
+  QAction* report = file->addAction(tr("&Export dispute report…"));
+  report->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  report->setShortcutContext(Qt::WindowShortcut);
+  report->setToolTip(tr("The selected dispute (or the first at this event) as HTML, Markdown or PDF"));
+  connect(report, &QAction::triggered, this, &MainWindow::ask_export_dispute_report);
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"));
   quit->setShortcut(QKeySequence::Quit);
@@ -59,6 +68,39 @@ void MainWindow::build_actions() {
 
   // Who the game is seen as: what each player knew at the disputed moment.
   QMenu* view = menuBar()->addMenu(tr("&View"));
+  // The detail tabs by keyboard, focus in them; Escape comes back to the
+  // timeline, where the stepping keys work.
+  QMenu* details = view->addMenu(tr("&Details"));
+  const QString names[] = {tr("What changed"), tr("Findings here"), tr("All findings"), tr("Disputes"), tr("Times")};
+  for (int i = 0; i < 5; ++i) {
+    QAction* a = details->addAction(names[i]);
+    a->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
+    a->setShortcutContext(Qt::WindowShortcut);
+    connect(a, &QAction::triggered, this, [this, i] {
+      detail_tabs_->setCurrentIndex(i);
+      QWidget* page = detail_tabs_->currentWidget();
+      if (auto* stack = qobject_cast<QStackedWidget*>(page)) page = stack->currentWidget();
+      if (!qobject_cast<QAbstractItemView*>(page)) {
+        const auto views = page->findChildren<QAbstractItemView*>();
+        if (!views.isEmpty()) page = views.front();
+      }
+      page->setFocus(Qt::ShortcutFocusReason);
+    });
+  }
+  QAction* words = details->addAction(tr("The rule's own words"));
+  words->setShortcut(QKeySequence(Qt::ALT | Qt::Key_6));
+  words->setShortcutContext(Qt::WindowShortcut);
+  connect(words, &QAction::triggered, this, [this] { rule_scroll_->setFocus(Qt::ShortcutFocusReason); });
+  QAction* back = details->addAction(tr("Back to the timeline"));
+  back->setShortcut(QKeySequence(Qt::Key_Escape));
+  back->setShortcutContext(Qt::WindowShortcut);
+  connect(back, &QAction::triggered, this, [this] { timeline_view_->setFocus(Qt::ShortcutFocusReason); });
+  board_before_action_ = view->addAction(tr("Board &before this event"));
+  board_before_action_->setCheckable(true);
+  board_before_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+  board_before_action_->setShortcutContext(Qt::WindowShortcut);
+  board_before_action_->setToolTip(tr("The battlefield before the current event, its spaces still marked (Ctrl+B toggles)"));
+  connect(board_before_action_, &QAction::toggled, this, &MainWindow::set_board_before);
   QMenu* seen_as = view->addMenu(tr("&Seen as"));
   auto* group = new QActionGroup(this);
   group->setExclusive(true);
@@ -80,6 +122,12 @@ void MainWindow::build_actions() {
     const replay::Perspective p = perspectives[i].first;
     connect(action, &QAction::triggered, this, [this, p] { set_perspective(p); });
   }
+}
+
+void MainWindow::set_board_before(bool before) {
+  board_before_ = before;
+  if (board_before_action_ != nullptr && board_before_action_->isChecked() != before) board_before_action_->setChecked(before);
+  if (session_) on_moved(session_->seq());
 }
 
 void MainWindow::set_perspective(replay::Perspective p) {
@@ -137,8 +185,24 @@ std::vector<core::Seq> MainWindow::finding_stops() const {
   return out;
 }
 
+bool MainWindow::step_finding_here(int delta) {
+  // Several findings at one event (the README's dispute has three): F3 and
+  // Shift+F3 go through them first, the rule pane following, then on.
+  const int count = findings_here_->rowCount();
+  if (count < 2) return false;
+  const QModelIndex current = findings_here_view_->currentIndex();
+  const int row = current.isValid() ? current.row() : 0;
+  const int to = row + delta;
+  if (to < 0 || to >= count) return false;
+  detail_tabs_->setCurrentWidget(findings_here_stack_);
+  findings_here_view_->setCurrentIndex(findings_here_->index(to, 0));  // on_finding_selected shows its rule
+  statusBar()->showMessage(tr("Finding %1 of %2 at seq %3.").arg(to + 1).arg(count).arg(session_->seq()), 3000);
+  return true;
+}
+
 void MainWindow::next_finding() {
   if (!session_) return;
+  if (step_finding_here(+1)) return;
   const std::vector<core::Seq> stops = finding_stops();
   if (stops.empty()) {
     statusBar()->showMessage(tr("This game has no findings."), 3000);
@@ -150,10 +214,14 @@ void MainWindow::next_finding() {
     statusBar()->showMessage(tr("Past the last finding: back to the first, at seq %1.").arg(*next), 3000);
   }
   session_->go_to(*next);  // on_moved shows the rule of its first finding
+  // Wrapped onto the event already shown (its findings are the game's only
+  // ones): its first finding again.
+  if (findings_here_->rowCount() > 0) findings_here_view_->setCurrentIndex(findings_here_->index(0, 0));
 }
 
 void MainWindow::previous_finding() {
   if (!session_) return;
+  if (step_finding_here(-1)) return;
   const std::vector<core::Seq> stops = finding_stops();
   if (stops.empty()) {
     statusBar()->showMessage(tr("This game has no findings."), 3000);
@@ -167,6 +235,8 @@ void MainWindow::previous_finding() {
     statusBar()->showMessage(tr("Before the first finding: on to the last, at seq %1.").arg(stops.back()), 3000);
   }
   session_->go_to(*std::prev(before));
+  // Onto an event's last finding, as Shift+F3 came to it from after.
+  if (const int n = findings_here_->rowCount(); n > 0) findings_here_view_->setCurrentIndex(findings_here_->index(n - 1, 0));
 }
 
 void MainWindow::first_finding() {

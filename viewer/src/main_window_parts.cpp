@@ -46,6 +46,9 @@ QTableView* make_table() {
   view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
   view->horizontalHeader()->setHighlightSections(false);
   view->horizontalHeader()->setStretchLastSection(true);
+  // Tab leaves the table (it does not walk its cells and wrap onto the next
+  // row: in the game list that silently opened another game).
+  view->setTabKeyNavigation(false);
   return view;
 }
 
@@ -102,6 +105,19 @@ GameListModel::Facts facts_of(const replay::GameSummary& game, const core::GameS
   return facts;
 }
 
+namespace {
+
+std::optional<std::filesystem::path>& given_rules_folder() {
+  static std::optional<std::filesystem::path> folder;
+  return folder;
+}
+
+}  // namespace
+
+void set_rules_folder(std::filesystem::path folder) { given_rules_folder() = std::move(folder); }
+
+const std::optional<std::filesystem::path>& rules_folder_given() { return given_rules_folder(); }
+
 QString rule_text_html(std::string_view rule_id) {
   const core::Rule* rule = core::find_rule(rule_id);
   if (!rule) return QObject::tr("Rule %1 is not in this engine's rules register.").arg(str(rule_id).toHtmlEscaped());
@@ -118,7 +134,7 @@ QString rule_text_html(std::string_view rule_id) {
   if (!rule->ruling.empty()) html += QObject::tr(" · <i>ruling</i> %1").arg(str(rule->ruling).toHtmlEscaped());
   // The section's own words, read from the rules documents (never copied
   // into warlog); the folder is looked for once per process.
-  static const Expected<std::filesystem::path> folder = replay::find_rules_folder(std::nullopt);
+  static const Expected<std::filesystem::path> folder = replay::find_rules_folder(given_rules_folder());
   const auto section = replay::rule_section(*rule, folder);
   if (section) {
     html += QObject::tr("<p><i>%1, lines %2–%3:</i></p>")

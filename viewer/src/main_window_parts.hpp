@@ -7,6 +7,8 @@
 #include <QTableView>
 #include <QTreeView>
 
+#include <filesystem>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -39,6 +41,12 @@ void two_value_columns(QTableView* view);
                                             const replay::RestsOn* rests = nullptr);
 // The rule's id, citation, severity, basis and paraphrase (rules register),
 // as rich text for the rule pane; a line saying so for an unknown id.
+// The section's own words come from the rules folder: the one given here
+// (warlog-viewer --rules DIR, before the first rule is shown), else
+// replay::find_rules_folder's search.
 [[nodiscard]] QString rule_text_html(std::string_view rule_id);
+void set_rules_folder(std::filesystem::path folder);
+// The folder --rules gave, if any (the report is read from the same).
+[[nodiscard]] const std::optional<std::filesystem::path>& rules_folder_given();
 
 }  // namespace warlog::viewer

@@ -1,5 +1,7 @@
 #include "state_model.hpp"
 
+#include "warlog/replay/board.hpp"
+
 #include <QBrush>
 #include <QColor>
 #include <QFont>
@@ -56,17 +58,20 @@ StateModel::Row count_field(QString key, int n, QString tooltip = {}) {
   return field(std::move(key), QString::number(n), n, std::move(tooltip));
 }
 
+// A pile shown as its cards, not a count alone: "3: 2× Briar Archer, 1×
+// Thornback Warden" ("0" when empty); the tooltip lists them a line each.
+// What a perspective does not see reads "(hidden)" (replay::view_of).
+StateModel::Row cards_field(QString key, int n, const QString& lines) {
+  QString value = QString::number(n);
+  if (n > 0 && !lines.isEmpty()) value += QStringLiteral(": ") + QString(lines).replace(QLatin1Char('\n'), QStringLiteral(", "));
+  return field(std::move(key), std::move(value), n, lines);
+}
+
 }  // namespace
 
 QStringList troop_badges(const core::GameState& s, const core::Troop& t, const core::Card* card) {
   QStringList badges;
-  if (core::still_mustering(s, t)) badges << QObject::tr("mustering");
-  if (t.has(core::kTroopLost)) badges << QObject::tr("Lost");
-  if (t.has(core::kTroopBurrowed)) badges << QObject::tr("Burrowed");
-  if (t.has(core::kTroopUnprovisioned)) badges << QObject::tr("unprovisioned");
-  if (card && card->has(core::kQuirkShocked)) badges << QObject::tr("Shocked");
-  if (t.has(core::kTroopMovedThisPhase)) badges << QObject::tr("moved");
-  if (t.has(core::kTroopTurncoat)) badges << QObject::tr("Turncoat");
+  for (const std::string& b : replay::troop_badges(s, t, card)) badges << QString::fromStdString(b);
   return badges;
 }
 
@@ -103,14 +108,14 @@ StateModel::SectionRows seat_section(const core::GameState& s, core::Seat seat, 
   const core::SeatState& st = s.seats[seat];
   StateModel::SectionRows sec;
   sec.title = QObject::tr("Seat %1 · %2 (%3)").arg(seat + 1).arg(str(seat_name(seats, seat))).arg(str(core::to_string(st.allegiance)));
-  sec.rows.push_back(count_field(QObject::tr("Hand"), pile_count(st.hand), pile_text(st.hand)));
+  sec.rows.push_back(cards_field(QObject::tr("Hand"), pile_count(st.hand), pile_text(st.hand)));
   sec.rows.push_back(count_field(QObject::tr("Army Deck"), pile_count(st.deck)));
   if (st.allegiance == core::Allegiance::ClawEmpire) {
     sec.rows.push_back(count_field(QObject::tr("Orders Deck"), pile_count(st.orders)));
   }
-  sec.rows.push_back(count_field(QObject::tr("Homeland"), static_cast<int>(st.homeland.size()), held_text(st.homeland)));
-  sec.rows.push_back(count_field(QObject::tr("Discard"), pile_count(st.discard), pile_text(st.discard)));
-  sec.rows.push_back(count_field(QObject::tr("Gambits in play"), static_cast<int>(st.gambits_in_play.size()),
+  sec.rows.push_back(cards_field(QObject::tr("Homeland"), static_cast<int>(st.homeland.size()), held_text(st.homeland)));
+  sec.rows.push_back(cards_field(QObject::tr("Discard"), pile_count(st.discard), pile_text(st.discard)));
+  sec.rows.push_back(cards_field(QObject::tr("Gambits in play"), static_cast<int>(st.gambits_in_play.size()),
                                  held_text(st.gambits_in_play)));
   sec.rows.push_back(count_field(QObject::tr("Morale total"), core::morale_total(s, seat, catalog)));
   const int supply = core::provision_supply(s, seat, catalog, rules);

@@ -112,4 +112,11 @@ struct GameTrust {
 // undecodable annotation, ...).
 [[nodiscard]] Expected<GameTrust> assess_game(const Archive& archive, core::GameId id, const Keyring& keyring);
 
+// Who attests the game, in the words every reader says it (verify, audit,
+// export, the dispute report): `trust.line`, except that an unsigned game
+// whose chain is broken is "unsigned: nobody attests it" (never
+// "consistent"), and a valid signature beside a signed state or ruling that
+// does not hold is "REFUSED (...): " that line.
+[[nodiscard]] std::string attestation_line(const GameTrust& trust, bool chain_ok);
+
 }  // namespace warlog::replay

@@ -20,8 +20,9 @@ namespace warlog::replay {
 [[nodiscard]] std::string audit_text(const GameAudit& audit);
 
 // Text escaped for XML and XHTML (JUnit, the rule-diff and dispute pages):
-// the five entities, and the control characters XML 1.0 forbids even
-// escaped as '?'.
+// the five entities, the control characters XML 1.0 forbids even escaped
+// as '?', and every byte that is not well-formed UTF-8 of a character XML
+// allows (U+FFFE, U+FFFF, surrogates, overlong forms) as U+FFFD.
 [[nodiscard]] std::string xml_escape(std::string_view s);
 
 // One CSV field (RFC 4180): quoted when it holds a comma, quote or line end
@@ -65,6 +66,8 @@ namespace warlog::replay {
 // {"parts": [{turn, phase, seat, first, last, start_ms, end_ms, ms}],
 //  "turns": [{turn, start_ms, end_ms, ms}]}.
 [[nodiscard]] std::string audit_times_text(const GameAudit& audit);
+// The same table for any parts (the viewer's Times tab: GameSurvey::times).
+[[nodiscard]] std::string times_text(const std::vector<PartTime>& times, const std::vector<core::SeatSetup>& seats);
 [[nodiscard]] nlohmann::json audit_times_json(const GameAudit& audit);
 
 // "Alice (Claw Empire) vs Bruno (Paw Coalition)".

@@ -15,6 +15,7 @@
 #include "warlog/replay/corrections.hpp"
 #include "warlog/replay/finding_list.hpp"
 #include "warlog/replay/replay.hpp"
+#include "warlog/replay/times.hpp"
 
 namespace warlog::replay {
 
@@ -69,6 +70,8 @@ struct GameSurvey {
   core::GameState closed;                // that finish's state: the log ended where it ends,
                                          // what a verdict weighs (the viewer's rests_on)
   std::vector<StruckEvent> struck;       // events the fold skips (corrections.hpp); empty for most games
+  TimeLog times;                         // the recorded times, as the audit reads them: its LOG.time notes
+                                         // are among the findings, times.parts() the time of each part
   std::shared_ptr<const core::Catalog> catalog;  // what it was folded under
   std::shared_ptr<const core::Ruleset> ruleset;
 };

@@ -1,10 +1,13 @@
-#include "event_text.hpp"
+#include "warlog/replay/event_text.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
+#include <type_traits>
+#include <variant>
 
-namespace warlog::viewer {
+namespace warlog::replay {
 
 namespace {
 
@@ -175,4 +178,53 @@ std::string event_label(const core::Event& ev, std::span<const core::SeatSetup> 
   return out;
 }
 
-}  // namespace warlog::viewer
+std::vector<core::Space> event_spaces(const core::Payload& p) {
+  std::vector<core::Space> out;
+  auto add = [&out](core::Space s) {
+    if (s.valid() && std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  };
+  std::visit(
+      [&](const auto& e) {
+        using T = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<T, core::CardPlayed> || std::is_same_v<T, core::AbilityUsed> ||
+                      std::is_same_v<T, core::TroopBurrowed> || std::is_same_v<T, core::TroopUnburrowed> ||
+                      std::is_same_v<T, core::TroopLost> || std::is_same_v<T, core::TroopFled>) {
+          add(e.space);
+        } else if constexpr (std::is_same_v<T, core::TroopMoved>) {
+          add(e.from);
+          add(e.to);
+        } else if constexpr (std::is_same_v<T, core::TroopsShifted>) {
+          for (const core::TroopMoved& m : e.moves) {
+            add(m.from);
+            add(m.to);
+          }
+        } else if constexpr (std::is_same_v<T, core::ShotteFired>) {
+          add(e.shooter);
+          add(e.target);
+        } else if constexpr (std::is_same_v<T, core::ChargeDeclared>) {
+          add(e.from);
+        } else if constexpr (std::is_same_v<T, core::CombatResolved>) {
+          add(e.troop);
+          for (const core::Strike& s : e.strikes) add(s.target);
+          for (const core::DefenderSplit& d : e.defenders) {
+            add(d.defender);
+            for (const core::Strike& s : d.strikes) add(s.target);
+          }
+        } else if constexpr (std::is_same_v<T, core::TroopDefeated>) {
+          add(e.space);
+          add(e.beneath);
+        } else if constexpr (std::is_same_v<T, core::LostTroopRecovered>) {
+          add(e.space);
+          add(e.to);
+        } else if constexpr (std::is_same_v<T, core::ProvisionsPaid>) {
+          for (const core::PaidItem& i : e.paid) add(i.space);
+          for (const core::PaidItem& i : e.unpaid) add(i.space);
+        } else if constexpr (std::is_same_v<T, core::TerritoryControlTaken>) {
+          add(e.territory);
+        }
+      },
+      p);
+  return out;
+}
+
+}  // namespace warlog::replay
