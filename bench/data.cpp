@@ -102,7 +102,7 @@ LongGame long_game(const Inputs& in, std::size_t events, bool disputed) {
   };
   for (std::size_t i = 0; i < 3; ++i) add(setup[i].turn, setup[i].phase, setup[i].seat, setup[i].payload);
   std::uint16_t turn = 0;
-  std::array<std::vector<std::string>, core::kSeatCount> last_drawn;
+  std::array<std::vector<core::CardName>, core::kSeatCount> last_drawn;
   while (ev.size() < events) {
     ++turn;
     add(turn, core::Phase::Muster, core::kNoSeat, core::TurnStarted{});
@@ -111,7 +111,7 @@ LongGame long_game(const Inputs& in, std::size_t events, bool disputed) {
     for (const core::Seat s : {leader, core::other_seat(leader)}) {
       add(turn, core::Phase::Muster, s, core::PhaseStarted{});
       const core::SeatState& seat = state.seats[s];
-      std::vector<std::string> drawn;
+      std::vector<core::CardName> drawn;
       for (const auto& [name, n] : seat.deck) {
         for (int k = 0; k < n && drawn.size() < 2; ++k) drawn.push_back(name);
       }

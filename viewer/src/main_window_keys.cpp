@@ -273,8 +273,10 @@ void MainWindow::ask_seq() {
 }
 
 QString MainWindow::key_hint() const {
-  return tr("←/→ event · PgUp/PgDn phase · Ctrl+PgUp/PgDn turn · Home/End · Ctrl+G seq · "
-            "F3/Shift+F3 next/previous finding · Ctrl+F3 first finding · Ctrl+D first divergence · Ctrl+R record");
+  // Short enough to leave the position and "Seen as" beside it at 1280
+  // pixels (the longer list ran into them); the menus name every key.
+  return tr("←/→ event · PgUp/PgDn phase · Ctrl+G seq · F3 finding · Ctrl+B before · Alt+1…6 details · "
+            "Ctrl+E report");
 }
 
 void MainWindow::show_error(const QString& message) { statusBar()->showMessage(message, 10000); }
