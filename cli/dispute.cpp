@@ -34,18 +34,6 @@ using replay::Dispute;
 
 std::string_view status_name(core::DisputeStatus s) { return s == core::DisputeStatus::Open ? "open" : "resolved"; }
 
-std::string citation_text(const core::Citation& c) {
-  if (c.kind == core::Citation::Kind::Rule) {
-    if (const core::Rule* r = core::find_rule(c.text)) return fmt::format("{} ({})", c.text, r->citation);
-  }
-  return c.text;
-}
-
-std::string expectation_text(const core::Expectation& e, core::Seq seq) {
-  return e.present ? fmt::format("the audit reports {} at seq {}", e.rule_id, seq)
-                   : fmt::format("the audit reports no {} at seq {}", e.rule_id, seq);
-}
-
 nlohmann::json citations_json(const std::vector<core::Citation>& cs) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& c : cs) {
@@ -210,7 +198,7 @@ int run_show(const DisputeArgs& a) {
   }
   fmt::print("\nclaim: {}\nraised by {}{}\n", d->raised.claim, d->raised.raised_by,
              d->raised.created_at.empty() ? "" : " at " + d->raised.created_at);
-  for (const auto& c : d->raised.citations) fmt::print("  cites {}\n", citation_text(c));
+  for (const auto& c : d->raised.citations) fmt::print("  cites {}\n", replay::citation_words(c));
 
   if (auto audit = archive->audit(id->game)) {
     std::size_t n = 0;
@@ -230,8 +218,8 @@ int run_show(const DisputeArgs& a) {
     const bool superseded = i + 1 < d->rulings.size();
     fmt::print("\nruling {}{} by {}{}: {}\n  {}\n", i + 1, superseded ? " (superseded)" : "", r.ruled_by,
                r.ruled_at.empty() ? "" : " at " + r.ruled_at, status_name(r.status), r.ruling);
-    if (r.expectation) fmt::print("  expects: {}\n", expectation_text(*r.expectation, id->seq));
-    for (const auto& c : r.citations) fmt::print("  cites {}\n", citation_text(c));
+    if (r.expectation) fmt::print("  expects: {}\n", replay::expectation_words(*r.expectation, id->seq));
+    for (const auto& c : r.citations) fmt::print("  cites {}\n", replay::citation_words(c));
     if (r.signature) fmt::print("  signed by {} with key {} (warlog verify checks it)\n", r.ruled_by, store::key_id_hex(r.signature->key_id));
   }
   return kExitClean;
@@ -331,7 +319,7 @@ int run_resolve(const DisputeArgs& a) {
   fmt::print("dispute {} resolved by {}{}\n", replay::to_string(*id), a.by,
              r.key ? fmt::format(", signed with key {}", store::key_id_hex(store::key_id_of(r.key->public_key))) : "");
   if (r.expectation) {
-    fmt::print("expects: {}\n", expectation_text(*r.expectation, id->seq));
+    fmt::print("expects: {}\n", replay::expectation_words(*r.expectation, id->seq));
     fmt::print("make it a regression test: warlog dispute export-test {}\n", replay::to_string(*id));
   }
   return kExitClean;

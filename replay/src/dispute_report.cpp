@@ -40,23 +40,12 @@ struct Facts {
   Expected<std::filesystem::path> rules_folder = make_error(ErrorCode::NotFound, "not looked for");
 };
 
-std::string citation_text(const core::Citation& c) {
-  if (c.kind == core::Citation::Kind::Rule) {
-    if (const core::Rule* r = core::find_rule(c.text)) return fmt::format("{} ({})", c.text, r->citation);
-  }
-  return c.text;
-}
-
 std::string status_text(const Dispute& d) {
   const core::DisputeRuled* r = d.in_force();
   if (r == nullptr) return "open: no ruling yet";
-  return fmt::format("{}: ruling {} of {} in force, by {}", r->status == core::DisputeStatus::Open ? "reopened" : "resolved",
-                     d.rulings.size(), d.rulings.size(), r->ruled_by);
-}
-
-std::string expectation_text(const core::Expectation& e, core::Seq seq) {
-  return e.present ? fmt::format("the audit reports {} at seq {}", e.rule_id, seq)
-                   : fmt::format("the audit reports no {} at seq {}", e.rule_id, seq);
+  // The last ruling is the one in force: its number says how many came before.
+  return fmt::format("{}: ruling {} in force, by {}", r->status == core::DisputeStatus::Open ? "reopened" : "resolved",
+                     d.rulings.size(), r->ruled_by);
 }
 
 // Whether today's audit agrees with what a ruling expects there.
@@ -150,9 +139,7 @@ Expected<Facts> gather(const Archive& archive, const DisputeId& id, const Keyrin
   f.marked = event_spaces(f.disputed.payload);
   for (const LocatedFinding& lf : f.findings) {
     if (lf.finding.concerns >= events->size()) continue;
-    for (const core::Space sp : event_spaces((*events)[lf.finding.concerns].payload)) {
-      if (std::find(f.marked.begin(), f.marked.end(), sp) == f.marked.end()) f.marked.push_back(sp);
-    }
+    add_event_spaces(f.marked, (*events)[lf.finding.concerns].payload);
   }
 
   if (!verified) {
@@ -231,7 +218,7 @@ std::string html(const Facts& f, const std::string& title, const std::string& sv
                    h(where_text(f.disputed)), h(who_text(f.disputed, seats)));
   if (!f.dispute.raised.citations.empty()) {
     o += "<ul>\n";
-    for (const auto& c : f.dispute.raised.citations) o += fmt::format("<li>cites {}</li>\n", h(citation_text(c)));
+    for (const auto& c : f.dispute.raised.citations) o += fmt::format("<li>cites {}</li>\n", h(citation_words(c)));
     o += "</ul>\n";
   }
 
@@ -277,10 +264,10 @@ std::string html(const Facts& f, const std::string& title, const std::string& sv
                      r.status == core::DisputeStatus::Open ? "reopened" : "resolved", h(r.ruling));
     std::string items;
     if (r.expectation) {
-      items += fmt::format("<li>expects: {}; {}</li>\n", h(expectation_text(*r.expectation, f.id.seq)),
+      items += fmt::format("<li>expects: {}; {}</li>\n", h(expectation_words(*r.expectation, f.id.seq)),
                            h(expectation_now(*r.expectation, f.rule_ids_here, f.audit_error.empty())));
     }
-    for (const auto& c : r.citations) items += fmt::format("<li>cites {}</li>\n", h(citation_text(c)));
+    for (const auto& c : r.citations) items += fmt::format("<li>cites {}</li>\n", h(citation_words(c)));
     if (r.signature) items += fmt::format("<li>{}</li>\n", h(signature_text(r)));
     if (!items.empty()) o += "<ul>\n" + items + "</ul>\n";
   }
@@ -375,7 +362,7 @@ std::string markdown(const Facts& f, const std::string& title) {
   o += fmt::format("Raised by {}{} about seq {} ({}, {}).\n\n", md(f.dispute.raised.raised_by),
                    f.dispute.raised.created_at.empty() ? "" : " at " + md(f.dispute.raised.created_at), f.id.seq,
                    where_text(f.disputed), md(who_text(f.disputed, seats)));
-  for (const auto& c : f.dispute.raised.citations) o += fmt::format("- cites {}\n", md(citation_text(c)));
+  for (const auto& c : f.dispute.raised.citations) o += fmt::format("- cites {}\n", md(citation_words(c)));
   if (!f.dispute.raised.citations.empty()) o += "\n";
   o += "## The events around it\n\n| seq | when | who | event |\n|---|---|---|---|\n";
   for (const core::Event& ev : f.around) {
@@ -411,10 +398,10 @@ std::string markdown(const Facts& f, const std::string& title) {
                      md(r.ruled_by), r.ruled_at.empty() ? "" : " at " + md(r.ruled_at),
                      r.status == core::DisputeStatus::Open ? "reopened" : "resolved", md_quote(md(r.ruling)));
     if (r.expectation) {
-      o += fmt::format("- expects: {}; {}\n", expectation_text(*r.expectation, f.id.seq),
+      o += fmt::format("- expects: {}; {}\n", expectation_words(*r.expectation, f.id.seq),
                        expectation_now(*r.expectation, f.rule_ids_here, f.audit_error.empty()));
     }
-    for (const auto& c : r.citations) o += fmt::format("- cites {}\n", md(citation_text(c)));
+    for (const auto& c : r.citations) o += fmt::format("- cites {}\n", md(citation_words(c)));
     if (r.signature) o += fmt::format("- {}\n", md(signature_text(r)));
     o += "\n";
   }

@@ -79,6 +79,18 @@ core::DisputeStatus Dispute::status() const noexcept {
 
 const core::DisputeRuled* Dispute::in_force() const noexcept { return rulings.empty() ? nullptr : &rulings.back(); }
 
+std::string citation_words(const core::Citation& c) {
+  if (c.kind == core::Citation::Kind::Rule) {
+    if (const core::Rule* r = core::find_rule(c.text)) return fmt::format("{} ({})", c.text, r->citation);
+  }
+  return c.text;
+}
+
+std::string expectation_words(const core::Expectation& e, core::Seq seq) {
+  return e.present ? fmt::format("the audit reports {} at seq {}", e.rule_id, seq)
+                   : fmt::format("the audit reports no {} at seq {}", e.rule_id, seq);
+}
+
 core::Citation make_citation(std::string_view text) {
   // A renamed rule's old id is recorded as the id it has now.
   if (const core::Rule* r = core::find_rule(text)) return core::Citation{core::Citation::Kind::Rule, std::string(r->id)};

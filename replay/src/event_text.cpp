@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <type_traits>
 #include <variant>
 
 namespace warlog::replay {
@@ -178,52 +177,64 @@ std::string event_label(const core::Event& ev, std::span<const core::SeatSetup> 
   return out;
 }
 
-std::vector<core::Space> event_spaces(const core::Payload& p) {
-  std::vector<core::Space> out;
+void add_event_spaces(std::vector<core::Space>& out, const core::Payload& p) {
   auto add = [&out](core::Space s) {
     if (s.valid() && std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
   };
-  std::visit(
-      [&](const auto& e) {
-        using T = std::decay_t<decltype(e)>;
-        if constexpr (std::is_same_v<T, core::CardPlayed> || std::is_same_v<T, core::AbilityUsed> ||
-                      std::is_same_v<T, core::TroopBurrowed> || std::is_same_v<T, core::TroopUnburrowed> ||
-                      std::is_same_v<T, core::TroopLost> || std::is_same_v<T, core::TroopFled>) {
-          add(e.space);
-        } else if constexpr (std::is_same_v<T, core::TroopMoved>) {
-          add(e.from);
-          add(e.to);
-        } else if constexpr (std::is_same_v<T, core::TroopsShifted>) {
-          for (const core::TroopMoved& m : e.moves) {
-            add(m.from);
-            add(m.to);
-          }
-        } else if constexpr (std::is_same_v<T, core::ShotteFired>) {
-          add(e.shooter);
-          add(e.target);
-        } else if constexpr (std::is_same_v<T, core::ChargeDeclared>) {
-          add(e.from);
-        } else if constexpr (std::is_same_v<T, core::CombatResolved>) {
-          add(e.troop);
-          for (const core::Strike& s : e.strikes) add(s.target);
-          for (const core::DefenderSplit& d : e.defenders) {
-            add(d.defender);
-            for (const core::Strike& s : d.strikes) add(s.target);
-          }
-        } else if constexpr (std::is_same_v<T, core::TroopDefeated>) {
-          add(e.space);
-          add(e.beneath);
-        } else if constexpr (std::is_same_v<T, core::LostTroopRecovered>) {
-          add(e.space);
-          add(e.to);
-        } else if constexpr (std::is_same_v<T, core::ProvisionsPaid>) {
-          for (const core::PaidItem& i : e.paid) add(i.space);
-          for (const core::PaidItem& i : e.unpaid) add(i.space);
-        } else if constexpr (std::is_same_v<T, core::TerritoryControlTaken>) {
-          add(e.territory);
-        }
-      },
-      p);
+  auto strikes = [&add](const std::vector<core::Strike>& v) {
+    for (const core::Strike& s : v) add(s.target);
+  };
+  auto paid = [&add](const std::vector<core::PaidItem>& v) {
+    for (const core::PaidItem& i : v) add(i.space);
+  };
+  std::visit(Overloaded{
+                 [&](const core::CardPlayed& e) { add(e.space); },
+                 [&](const core::AbilityUsed& e) { add(e.space); },
+                 [&](const core::TroopBurrowed& e) { add(e.space); },
+                 [&](const core::TroopUnburrowed& e) { add(e.space); },
+                 [&](const core::TroopLost& e) { add(e.space); },
+                 [&](const core::TroopFled& e) { add(e.space); },
+                 [&](const core::TerritoryControlTaken& e) { add(e.territory); },
+                 [&](const core::ChargeDeclared& e) { add(e.from); },
+                 [&](const core::TroopMoved& e) {
+                   add(e.from);
+                   add(e.to);
+                 },
+                 [&](const core::TroopsShifted& e) {
+                   for (const core::TroopMoved& m : e.moves) add_event_spaces(out, m);
+                 },
+                 [&](const core::ShotteFired& e) {
+                   add(e.shooter);
+                   add(e.target);
+                 },
+                 [&](const core::CombatResolved& e) {
+                   add(e.troop);
+                   strikes(e.strikes);
+                   for (const core::DefenderSplit& d : e.defenders) {
+                     add(d.defender);
+                     strikes(d.strikes);
+                   }
+                 },
+                 [&](const core::TroopDefeated& e) {
+                   add(e.space);
+                   add(e.beneath);
+                 },
+                 [&](const core::LostTroopRecovered& e) {
+                   add(e.space);
+                   add(e.to);
+                 },
+                 [&](const core::ProvisionsPaid& e) {
+                   paid(e.paid);
+                   paid(e.unpaid);
+                 },
+                 [](const auto&) {},  // names no space
+             },
+             p);
+}
+
+std::vector<core::Space> event_spaces(const core::Payload& p) {
+  std::vector<core::Space> out;
+  add_event_spaces(out, p);
   return out;
 }
 

@@ -6,6 +6,7 @@
 
 namespace warlog::viewer {
 
+using replay::add_event_spaces;
 using replay::event_label;
 using replay::event_spaces;
 using replay::payload_detail;

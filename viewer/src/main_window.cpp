@@ -428,6 +428,17 @@ void MainWindow::lay_snapshots(core::GameId id) {
           [this](bool, const QString& message) { statusBar()->showMessage(message, 10'000); });
 }
 
+std::vector<core::Space> MainWindow::marked_spaces(const std::vector<replay::LocatedFinding>& here) const {
+  const replay::Moment& m = session_->moment();
+  std::vector<core::Space> marked = event_spaces(m.event.payload);
+  for (const replay::LocatedFinding& f : here) {
+    if (f.finding.concerns == m.seq) continue;
+    auto concerned = session_->events(f.finding.concerns, f.finding.concerns + 1);
+    if (concerned && !concerned->empty()) add_event_spaces(marked, concerned->front().payload);
+  }
+  return marked;
+}
+
 void MainWindow::show_times() {
   if (!session_) {
     times_view_->clear();
@@ -513,21 +524,12 @@ void MainWindow::on_moved(core::Seq) {
   // Marked: the spaces the event names, and those of the events its
   // findings concern (a finding of a part's close concerns the event that
   // opened it).
-  std::vector<core::Space> marked = event_spaces(m.event.payload);
-  for (const replay::LocatedFinding& f : session_->findings_here()) {
-    if (f.finding.concerns == m.seq) continue;
-    auto concerned = session_->events(f.finding.concerns, f.finding.concerns + 1);
-    if (!concerned || concerned->empty()) continue;
-    for (const core::Space sp : event_spaces(concerned->front().payload)) {
-      if (std::find(marked.begin(), marked.end(), sp) == marked.end()) marked.push_back(sp);
-    }
-  }
+  auto here = session_->findings_here();  // read once a move: the marks, the tab and the table
   battlefield_->show_state(board_before_ ? seen_before : seen, session_->catalog(), session_->ruleset(), seats,
-                           std::move(marked));
+                           marked_spaces(here));
   charts_->set_current_turn(m.state.turn);
   changes_->set_changes(state_changes(seen_before, seen, session_->catalog(), session_->ruleset()));
   detail_tabs_->setTabText(0, tr("What changed (%1)").arg(changes_->rowCount()));
-  auto here = session_->findings_here();
   if (changes_->rowCount() == 0) {
     const bool hidden = perspective_ != replay::Perspective::Judge &&
                         !state_changes(session_->before(), m.state, session_->catalog(), session_->ruleset()).empty();

@@ -181,6 +181,9 @@ class MainWindow : public QMainWindow {
   void load_disputes();
   void show_compare();  // the compare rows at the current event
   void show_times();    // the Times tab, when the game opens or grows
+  // What the battlefields frame at the current event: its spaces and those of
+  // the events its findings (`here`) concern.
+  [[nodiscard]] std::vector<core::Space> marked_spaces(const std::vector<replay::LocatedFinding>& here) const;
   void restore_settings();
   void save_settings() const;
   void remember_store(const QString& path);

@@ -186,7 +186,7 @@ void MainWindow::stop_comparing() {
 void MainWindow::show_compare() {
   if (!session_ || !candidate_) return;
   // The two boards at the same event, its spaces marked on both.
-  const std::vector<core::Space> marked = event_spaces(session_->moment().event.payload);
+  const std::vector<core::Space> marked = marked_spaces(session_->findings_here());
   compare_base_board_->show_state(replay::view_of(session_->moment().state, perspective_, session_->ruleset()),
                                   session_->catalog(), session_->ruleset(), session_->game().seats, marked);
   compare_candidate_board_->show_state(

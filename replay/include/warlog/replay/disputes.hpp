@@ -49,6 +49,11 @@ struct Dispute {
 // A citation as a person typed it: an id the rule registry knows
 // ("MUS-a.draw") is a rule citation; anything else is kept as free text.
 [[nodiscard]] core::Citation make_citation(std::string_view text);
+// A citation as every reader words it: "WAR-C.lost (Warfare Phase › Combat
+// Rulings)" for a rule, the text itself otherwise.
+[[nodiscard]] std::string citation_words(const core::Citation& c);
+// "the audit reports WAR-C.lost at seq 122" / "... reports no ...".
+[[nodiscard]] std::string expectation_words(const core::Expectation& e, core::Seq seq);
 
 struct NewDispute {
   core::GameId game = 0;

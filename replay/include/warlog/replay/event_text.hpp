@@ -41,5 +41,8 @@ namespace warlog::replay {
 // it moved to, a Territory's), valid ones only, each once, in the order the
 // payload names them: what the battlefield marks at the event.
 [[nodiscard]] std::vector<core::Space> event_spaces(const core::Payload& p);
+// The same, appended to `out` where not there yet: the spaces of the events
+// an event's findings concern join its own (the viewer and the report mark both).
+void add_event_spaces(std::vector<core::Space>& out, const core::Payload& p);
 
 }  // namespace warlog::replay
