@@ -2,7 +2,8 @@
 // certificates `warlog serve cert --host 127.0.0.1` makes, a KJ TLS client
 // that trusts the venue's CA records as plain HTTP does; a client that does
 // not trust it, and plain HTTP to the TLS port, get no answer and write
-// nothing; off loopback TLS needs no --insecure-lan; a missing, readable or
+// nothing; a handshake counts against --max-connections and ends within
+// --idle-seconds; off loopback TLS needs no --insecure-lan; a missing, readable or
 // wrong key is one line and exit 2. Every test starts its own server and
 // stops it (ServedStore).
 
@@ -182,6 +183,24 @@ TEST_F(ServeTls, PlainHttpToTheTlsPortGetsNoAnswerAndWritesNothing) {
   EXPECT_EQ(r.status, 0) << r.body;
   EXPECT_EQ(http(served.port(), "GET", "/", "", "", std::chrono::seconds(10)).status, 0);
   EXPECT_EQ(next_seq(served.port()), e);
+  EXPECT_EQ(served.stop(SIGTERM), 0) << served.err();
+}
+
+TEST_F(ServeTls, AHandshakeCountsAgainstTheConnectionsAndEndsWithinTheIdleLimit) {
+  ServedStore served(dir_.store(), {"--tls", tls_.string(), "--max-connections", "1", "--idle-seconds", "1"});
+  // A connection that never starts its handshake holds the one place...
+  const int stalled = connect_loopback(served.port());
+  ASSERT_GE(stalled, 0);
+  // ...so the next, over TLS, is answered 503 (inside TLS) and closed.
+  const TlsReply over = https(served.port(), ca_pem_, "GET", "/api/games", judge_);
+  EXPECT_EQ(over.reply.status, 503) << over.error << over.reply.body;
+  EXPECT_EQ(header(over.reply, "content-security-policy"), "default-src 'self'");
+  // The stalled one is closed after --idle-seconds, with nothing sent.
+  const auto before = std::chrono::steady_clock::now();
+  EXPECT_EQ(read_until_closed(stalled, std::chrono::seconds(10)), "");
+  EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::seconds(5));
+  ::close(stalled);
+  EXPECT_EQ(https(served.port(), ca_pem_, "GET", "/api/games", judge_).reply.status, 200);
   EXPECT_EQ(served.stop(SIGTERM), 0) << served.err();
 }
 
