@@ -16,6 +16,7 @@
 #include "warlog/replay/replay.hpp"
 #include "warlog/server/server.hpp"
 #include "warlog/server/tokens.hpp"
+#include "warlog/tournament/cert.hpp"
 
 namespace warlog::cli {
 
@@ -82,6 +83,11 @@ CLI::App* add_serve(CLI::App& app, ServeArgs& a) {
   serve->add_option("--http", a.http, "HOST:PORT to serve HTTP on (default 127.0.0.1:8080; port 0 picks one and prints it)");
   serve->add_flag("--insecure-lan", a.insecure_lan,
                   "Serve off loopback without TLS (tokens and games cross the network in clear); warns at every start");
+  // TLS: one folder, the one `serve cert --out DIR` wrote, so a head judge names one thing.
+  serve->add_option("--tls", a.tls_dir,
+                    "Serve HTTPS with DIR's server.crt and server.key (warlog serve cert writes them; its default is "
+                    "~/.config/warlog/tls); prints DIR's ca.crt fingerprint")
+      ->type_name("DIR");
   serve->add_option("--max-request-kib", a.max_request_kib, "Largest request body, KiB (default 64): 413 past it")
       ->check(CLI::PositiveNumber);
   serve->add_option("--max-connections", a.max_connections, "Connections open at once (default 256): 503 past it")
@@ -100,7 +106,8 @@ CLI::App* add_serve(CLI::App& app, ServeArgs& a) {
       "dispute, sign, migrate, generate into the store) is refused meanwhile; the reading verbs, the viewer and\n"
       "backups work beside it. Tables record through the page at http://HOST:PORT/ or the API (docs/server.md),\n"
       "each with a token: warlog serve token issue STORE --role table --game N.\n"
-      "Off loopback, refuses to start without --insecure-lan (TLS is not built yet).\n"
+      "Off loopback, refuses to start without --tls DIR unless --insecure-lan (plain HTTP, warned at every start).\n"
+      "With --tls the page is https://HOST:PORT/; server.key must be its owner's alone (chmod 600), else refused.\n"
       "Running an event (docs/server.md section 7): serve decks registers the decklists, serve round open creates a\n"
       "round's games from pairings, serve results writes its results, serve cert makes a venue's certificates\n"
       "(each verb's help says more; serve decks exits 1 when it refuses a decklist).\n"
@@ -154,14 +161,24 @@ int run_serve(const ServeArgs& a) {
   }
   o.http = a.http;
   o.insecure_lan = a.insecure_lan;
+  std::string ca_line;  // TLS: the CA a device must trust, and its fingerprint to compare
+  if (!a.tls_dir.empty()) {
+    auto tls = tournament::load_server_tls(a.tls_dir);
+    if (!tls) return fail(tls.error());
+    o.tls.cert_pem = std::move(tls->cert_pem);
+    o.tls.key_pem = std::move(tls->key_pem);
+    ca_line = fmt::format("warlog serve: devices trust {}, CA SHA-256 fingerprint {}\n", tls->ca_cert,
+                          tls->ca_fingerprint);
+  }
   o.limits.request_bytes = static_cast<std::size_t>(a.max_request_kib) * 1024;
   o.limits.connections = a.max_connections;
   o.limits.appends_per_second = a.appends_per_second;
   o.limits.append_burst = a.append_burst;
   o.limits.idle = std::chrono::milliseconds(static_cast<std::int64_t>(a.idle_seconds * 1000));
   o.public_turns_behind = a.public_turns_behind;
-  o.on_listening = [](const std::string& address) {
-    fmt::print("warlog serve: listening on http://{}/ (pid {}); stop with Ctrl-C\n", address, ::getpid());
+  o.on_listening = [&ca_line, https = o.tls.on()](const std::string& address) {
+    fmt::print("warlog serve: listening on {}://{}/ (pid {}); stop with Ctrl-C\n{}", https ? "https" : "http", address,
+               ::getpid(), ca_line);
     std::fflush(stdout);
   };
   o.on_warning = [](const std::string& line) { fmt::print(stderr, "warlog serve: {}\n", line); };

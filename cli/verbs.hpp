@@ -110,6 +110,7 @@ struct ServeArgs {
   std::string store;             // --store
   std::string http = "127.0.0.1:8080";
   bool insecure_lan = false;
+  std::string tls_dir;  // --tls DIR: what serve cert wrote
   unsigned max_request_kib = 64;
   unsigned max_connections = 256;
   double appends_per_second = 10;

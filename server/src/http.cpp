@@ -3,6 +3,7 @@
 #include "http.hpp"
 
 #include <fmt/format.h>
+#include <kj/compat/tls.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -480,15 +481,26 @@ kj::Promise<void> Http::refuse_connection(kj::Own<kj::AsyncIoStream> connection)
       .attach(kj::mv(connection), kj::mv(buffer));
 }
 
-kj::Promise<void> Http::accept(kj::ConnectionReceiver& listener, kj::HttpServer& server) {
-  return listener.accept().then([this, &listener, &server](kj::Own<kj::AsyncIoStream> connection) {
+kj::Promise<void> Http::accept(kj::ConnectionReceiver& listener, kj::HttpServer& server,
+                               kj::Maybe<kj::TlsContext&> tls) {
+  return listener.accept().then([this, &listener, &server, tls](kj::Own<kj::AsyncIoStream> connection) mutable {
+    // Not TlsContext::wrapPort: its accept() fails with the first failed
+    // handshake (a phone that does not trust the CA), which would end ours.
+    kj::Promise<kj::Own<kj::AsyncIoStream>> ready = kj::mv(connection);
+    KJ_IF_MAYBE(t, tls) {
+      auto& context = *t;
+      ready = ready.then([this, &context](kj::Own<kj::AsyncIoStream> c) {
+        return timer_.timeoutAfter(options_.limits.idle.count() * kj::MILLISECONDS, context.wrapServer(kj::mv(c)));
+      });
+    }
     if (open_ >= options_.limits.connections) {
-      tasks_.add(refuse_connection(kj::mv(connection)));
+      tasks_.add(ready.then([this](kj::Own<kj::AsyncIoStream> c) { return refuse_connection(kj::mv(c)); }));
     } else {
       ++open_;
-      tasks_.add(server.listenHttp(kj::mv(connection)).attach(kj::defer([this] { --open_; })));
+      tasks_.add(ready.then([&server](kj::Own<kj::AsyncIoStream> c) { return server.listenHttp(kj::mv(c)); })
+                     .attach(kj::defer([this] { --open_; })));
     }
-    return accept(listener, server);
+    return accept(listener, server, tls);
   });
 }
 

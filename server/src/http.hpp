@@ -17,6 +17,10 @@
 #include "warlog/server/tokens.hpp"
 #include "writer.hpp"
 
+namespace kj {
+class TlsContext;
+}
+
 namespace warlog::server {
 
 class Http final : public kj::HttpService, private kj::TaskSet::ErrorHandler {
@@ -28,8 +32,11 @@ class Http final : public kj::HttpService, private kj::TaskSet::ErrorHandler {
                             kj::AsyncInputStream& body, Response& response) override;
 
   // Accepts connections for `server` until the listener fails, refusing
-  // (503) those past Limits::connections.
-  kj::Promise<void> accept(kj::ConnectionReceiver& listener, kj::HttpServer& server);
+  // (503) those past Limits::connections. With `tls`, each connection's
+  // handshake comes first, as its own task (one slow or failed handshake
+  // holds up no other), within Limits::idle; a failed one is closed.
+  kj::Promise<void> accept(kj::ConnectionReceiver& listener, kj::HttpServer& server,
+                           kj::Maybe<kj::TlsContext&> tls = nullptr);
 
   [[nodiscard]] const kj::HttpHeaderTable& header_table() const { return *table_; }
   [[nodiscard]] std::size_t open_connections() const noexcept { return open_; }

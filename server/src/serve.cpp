@@ -7,6 +7,7 @@
 #include <kj/async-io.h>
 #include <kj/async-unix.h>
 #include <kj/compat/http.h>
+#include <kj/compat/tls.h>
 
 #include <optional>
 
@@ -38,6 +39,18 @@ std::optional<HostPort> split(const std::string& address) {
   return hp;
 }
 
+// TLS 1.2 at least (every phone of the last years speaks it); the server
+// asks no client for a certificate: the token says who it is.
+kj::Own<kj::TlsContext> tls_context(const ServeOptions::Tls& t) {
+  kj::TlsKeypair keypair{kj::TlsPrivateKey(kj::StringPtr(t.key_pem.c_str(), t.key_pem.size())),
+                         kj::TlsCertificate(kj::StringPtr(t.cert_pem.c_str(), t.cert_pem.size()))};
+  kj::TlsContext::Options o;
+  o.useSystemTrustStore = false;
+  o.minVersion = kj::TlsVersion::TLS_1_2;
+  o.defaultKeypair = keypair;
+  return kj::heap<kj::TlsContext>(kj::mv(o));
+}
+
 }  // namespace
 
 bool is_loopback(const std::string& address) {
@@ -57,17 +70,27 @@ Expected<void> serve(const ServeOptions& options) {
     return make_error(ErrorCode::InvalidArgument,
                       fmt::format("--http takes HOST:PORT (127.0.0.1:8080; port 0 picks one), not '{}'", options.http));
   }
-  if (!is_loopback(options.http)) {
+  if (!is_loopback(options.http) && !options.tls.on()) {
     if (!options.insecure_lan) {
       return make_error(ErrorCode::InvalidArgument,
-                        fmt::format("--http {} is off loopback, and this build serves no TLS yet: tokens would cross "
-                                    "the network in clear; give --insecure-lan to serve a trusted LAN anyway",
+                        fmt::format("--http {} is off loopback without TLS: tokens would cross the network in clear; "
+                                    "give --tls DIR (warlog serve cert makes it), or --insecure-lan to serve a trusted "
+                                    "LAN in clear anyway",
                                     options.http));
     }
     if (options.on_warning) {
       options.on_warning(fmt::format("warning: serving {} without TLS (--insecure-lan): anyone on the network can "
                                      "read the tokens and the games",
                                      options.http));
+    }
+  }
+  // The context is made before the store is owned: a key KJ does not take stops here.
+  kj::Maybe<kj::Own<kj::TlsContext>> tls;
+  if (options.tls.on()) {
+    KJ_IF_MAYBE(e, kj::runCatchingExceptions([&] { tls = tls_context(options.tls); })) {
+      return make_error(ErrorCode::InvalidArgument,
+                        fmt::format("--tls: KJ's TLS does not take the certificate or key: {}",
+                                    e->getDescription().cStr()));
     }
   }
   auto archive = replay::Archive::open(options.store, replay::Archive::Mode::Serve);
@@ -89,7 +112,9 @@ Expected<void> serve(const ServeOptions& options) {
     auto listener = address->listen();
     const std::string host = hp->host.find(':') != std::string::npos ? "[" + hp->host + "]" : hp->host;
     if (options.on_listening) options.on_listening(fmt::format("{}:{}", host, listener->getPort()));
-    auto accepting = http.accept(*listener, server).then([]() -> int { return 0; });
+    kj::Maybe<kj::TlsContext&> secure;
+    KJ_IF_MAYBE(t, tls) secure = **t;
+    auto accepting = http.accept(*listener, server, secure).then([]() -> int { return 0; });
     auto stop = io.unixEventPort.onSignal(SIGINT)
                     .exclusiveJoin(io.unixEventPort.onSignal(SIGTERM))
                     .then([](siginfo_t) { return 0; });

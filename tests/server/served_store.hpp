@@ -131,17 +131,22 @@ inline HttpReply parse_reply(const std::string& raw) {
   return r;
 }
 
+// The bytes of one request (Connection: close), plain or inside TLS.
+inline std::string request_text(const std::string& method, const std::string& target, const std::string& token,
+                                const std::string& body) {
+  std::string req = method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n";
+  if (!token.empty()) req += "Authorization: Bearer " + token + "\r\n";
+  if (method == "POST") req += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
+  return req + "\r\n" + body;
+}
+
 // One request on its own connection (Connection: close).
 inline HttpReply http(int port, const std::string& method, const std::string& target, const std::string& token = "",
                       const std::string& body = "", std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
   const int fd = connect_loopback(port);
   if (fd < 0) return {};
-  std::string req = method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n";
-  if (!token.empty()) req += "Authorization: Bearer " + token + "\r\n";
-  if (method == "POST") req += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
-  req += "\r\n" + body;
   HttpReply r;
-  if (send_all(fd, req)) r = parse_reply(read_until_closed(fd, timeout));
+  if (send_all(fd, request_text(method, target, token, body))) r = parse_reply(read_until_closed(fd, timeout));
   ::close(fd);
   return r;
 }
@@ -215,14 +220,16 @@ class ServedStore {
     if (rc != 0) throw std::runtime_error("posix_spawn warlog serve");
     const std::string got = read_line(std::chrono::seconds(20));
     first_line_ = got;
-    const auto at = got.find("http://" + host + ":");
+    const auto at = got.find("://" + host + ":");  // http:// or, with --tls, https://
     if (at == std::string::npos) {
       stop(SIGKILL);
       throw std::runtime_error("warlog serve did not start: " + got + " / " + slurp(err_path_));
     }
-    port_ = std::stoi(got.substr(at + 8 + host.size()));
+    port_ = std::stoi(got.substr(at + 4 + host.size()));
   }
 
+ public:
+  // The server's next line on stdout ("" when none comes within `timeout`).
   std::string read_line(std::chrono::milliseconds timeout) {
     std::string line;
     const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -238,6 +245,7 @@ class ServedStore {
     return line;
   }
 
+ private:
   TempDir io_;
   std::filesystem::path err_path_;
   pid_t pid_ = -1;

@@ -179,7 +179,71 @@ Expected<Cert> load_cert(const fs::path& path) {
   return c;
 }
 
+// A private key only its owner may read: one that group or others may read
+// is refused, as its certificate could be anybody's.
+Expected<Key> load_own_key(const fs::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    return make_error(ErrorCode::NotFound, fmt::format("cannot read {}: {}", path.string(), std::strerror(errno)));
+  }
+  if ((st.st_mode & 077) != 0) {
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("{} may be read by others (mode {:o}): chmod 600 it", path.string(), st.st_mode & 0777));
+  }
+  Key key;
+  Bio bio(BIO_new_file(path.c_str(), "r"));
+  if (bio) key.reset(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
+  if (!key) {
+    ERR_clear_error();
+    return make_error(ErrorCode::InvalidArgument, fmt::format("{} is not a PEM private key", path.string()));
+  }
+  return key;
+}
+
 }  // namespace
+
+Expected<ServerTls> load_server_tls(const std::string& dir_text) {
+  const fs::path dir = dir_text;
+  const fs::path cert_path = dir / "server.crt", key_path = dir / "server.key", ca_path = dir / "ca.crt";
+  std::error_code ec;
+  for (const fs::path& p : {cert_path, key_path, ca_path}) {
+    if (!fs::exists(p, ec)) {
+      return make_error(ErrorCode::NotFound,
+                        fmt::format("--tls {}: no {} there: make the certificates with warlog serve cert --host NAME|IP "
+                                    "--out {}",
+                                    dir.string(), p.filename().string(), dir.string()));
+    }
+  }
+  auto key = load_own_key(key_path);
+  if (!key) return tl::unexpected(key.error());
+  auto cert = load_cert(cert_path);
+  if (!cert) return tl::unexpected(cert.error());
+  auto ca = load_cert(ca_path);
+  if (!ca) return tl::unexpected(ca.error());
+  if (X509_check_private_key(cert->get(), key->get()) != 1) {
+    ERR_clear_error();
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("{} is not the key of {}: run warlog serve cert again", key_path.string(),
+                                  cert_path.string()));
+  }
+  // A server.crt of another CA would be refused by every device that trusts this ca.crt.
+  if (X509_verify(cert->get(), X509_get0_pubkey(ca->get())) != 1) {
+    ERR_clear_error();
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("{} is not signed by {}: run warlog serve cert again with this CA", cert_path.string(),
+                                  ca_path.string()));
+  }
+  ServerTls out;
+  auto cert_pem = pem([&](BIO* b) { return PEM_write_bio_X509(b, cert->get()); });
+  if (!cert_pem) return tl::unexpected(cert_pem.error());
+  auto key_pem = pem([&](BIO* b) { return PEM_write_bio_PrivateKey(b, key->get(), nullptr, nullptr, 0, nullptr, nullptr); });
+  if (!key_pem) return tl::unexpected(key_pem.error());
+  out.cert_pem = std::move(*cert_pem);
+  out.key_pem = std::move(*key_pem);
+  out.ca_cert = ca_path.string();
+  out.ca_fingerprint = fingerprint(ca->get());
+  return out;
+}
 
 Expected<std::string> certificate_fingerprint(const std::string& pem_path) {
   auto c = load_cert(pem_path);
@@ -222,17 +286,9 @@ Expected<CertResult> make_certificates(const CertRequest& req) {
                                   dir.string(), have_key ? "ca.key" : "ca.crt", have_key ? "ca.crt" : "ca.key"));
   }
   if (have_key) {
-    struct stat st {};
-    if (::stat(out.ca_key.c_str(), &st) == 0 && (st.st_mode & 077) != 0) {
-      return make_error(ErrorCode::InvalidArgument,
-                        fmt::format("{} may be read by others (mode {:o}): chmod 600 it", out.ca_key, st.st_mode & 0777));
-    }
-    Bio bio(BIO_new_file(out.ca_key.c_str(), "r"));
-    if (bio) ca_key.reset(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
-    if (!ca_key) {
-      ERR_clear_error();
-      return make_error(ErrorCode::InvalidArgument, fmt::format("{} is not a PEM private key", out.ca_key));
-    }
+    auto k = load_own_key(out.ca_key);
+    if (!k) return tl::unexpected(k.error());
+    ca_key = std::move(*k);
     auto c = load_cert(out.ca_cert);
     if (!c) return tl::unexpected(c.error());
     if (X509_check_private_key(c->get(), ca_key.get()) != 1) {

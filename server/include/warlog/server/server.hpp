@@ -26,6 +26,12 @@ struct ServeOptions {
   std::string store;
   std::string http = "127.0.0.1:0";  // HOST:PORT; port 0 picks one
   bool insecure_lan = false;         // serve off loopback without TLS (warns at every start)
+  // TLS on the HTTP listener (--tls DIR, read by tournament::load_server_tls):
+  // the server's certificate and its key, PEM. Empty: plain HTTP.
+  struct Tls {
+    std::string cert_pem, key_pem;
+    [[nodiscard]] bool on() const noexcept { return !cert_pem.empty(); }
+  } tls;
   Limits limits;
   std::uint16_t public_turns_behind = 1;  // the public view's delay, in turns
   // Called once listening, with the address actually bound ("127.0.0.1:41234").
@@ -36,8 +42,9 @@ struct ServeOptions {
 
 // Serves until SIGINT or SIGTERM. Errors: the owner lock's Conflict (a
 // server or a local writer holds the store), an address that cannot be
-// bound or is off loopback without --insecure-lan (InvalidArgument), the
-// store's.
+// bound or is off loopback with neither TLS nor --insecure-lan
+// (InvalidArgument), a certificate or key KJ's TLS does not take
+// (InvalidArgument), the store's.
 [[nodiscard]] Expected<void> serve(const ServeOptions& options);
 
 // Whether HOST of "HOST:PORT" is a loopback address (127.0.0.0/8, ::1,

@@ -33,6 +33,20 @@ struct CertResult {
 // that group or others may read ("chmod 600 it"); IoError.
 [[nodiscard]] Expected<CertResult> make_certificates(const CertRequest& request);
 
+// What `warlog serve --tls DIR` serves: the server.crt and server.key that
+// `serve cert` wrote to DIR, checked before any connection is taken, and
+// the fingerprint of DIR's ca.crt for the start line.
+struct ServerTls {
+  std::string cert_pem, key_pem;  // the server's certificate and its key, PEM
+  std::string ca_cert;            // the path of ca.crt
+  std::string ca_fingerprint;     // its SHA-256, "AB:CD:..."
+};
+// Errors: NotFound for a file DIR lacks (naming serve cert); InvalidArgument
+// for a server.key that group or others may read ("chmod 600 it"), a file
+// that is not PEM, a key that is not server.crt's, a server.crt that ca.crt
+// did not sign.
+[[nodiscard]] Expected<ServerTls> load_server_tls(const std::string& dir);
+
 // The SHA-256 fingerprint of a PEM certificate file, "AB:CD:...".
 [[nodiscard]] Expected<std::string> certificate_fingerprint(const std::string& pem_path);
 
