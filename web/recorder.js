@@ -60,6 +60,8 @@ async function login(ev) {
     b.addEventListener("click", () => openGame(g.game, g.title));
     list.append(el("li")).append(b);
   }
+  // A judge gets the tables' overview beside the game list (judge.js).
+  if (r.body.role === "judge") openJudge();
   if (r.body.games.length === 1) return openGame(r.body.games[0].game, r.body.games[0].title);
   $("games").classList.remove("hidden");
 }
