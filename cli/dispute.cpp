@@ -32,16 +32,6 @@ namespace {
 using replay::Archive;
 using replay::Dispute;
 
-std::string_view status_name(core::DisputeStatus s) { return s == core::DisputeStatus::Open ? "open" : "resolved"; }
-
-nlohmann::json citations_json(const std::vector<core::Citation>& cs) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& c : cs) {
-    out.push_back({{"kind", c.kind == core::Citation::Kind::Rule ? "rule" : "text"}, {"text", c.text}});
-  }
-  return out;
-}
-
 // --cite takes only ids the rule registry knows; anything else goes in --cite-text.
 Expected<void> check_rule_ids(const std::vector<std::string>& cites) {
   for (const auto& c : cites) {
@@ -52,28 +42,6 @@ Expected<void> check_rule_ids(const std::vector<std::string>& cites) {
     }
   }
   return {};
-}
-
-nlohmann::json dispute_json(const Dispute& d, const std::string& title) {
-  nlohmann::json rulings = nlohmann::json::array();
-  for (const auto& r : d.rulings) {
-    nlohmann::json e = nullptr;
-    if (r.expectation) e = {{"rule", r.expectation->rule_id}, {"present", r.expectation->present}};
-    rulings.push_back({{"status", status_name(r.status)},
-                       {"ruling", r.ruling},
-                       {"ruled_by", r.ruled_by},
-                       {"ruled_at", r.ruled_at},
-                       {"citations", citations_json(r.citations)},
-                       {"expectation", e},
-                       {"signed_by_key", r.signature ? nlohmann::json(store::key_id_hex(r.signature->key_id))
-                                                     : nlohmann::json(nullptr)}});
-  }
-  return {{"id", replay::to_string(d.id)},          {"game", d.id.game},
-          {"title", title},
-          {"seq", d.id.seq},                         {"status", status_name(d.status())},
-          {"claim", d.raised.claim},                 {"raised_by", d.raised.raised_by},
-          {"created_at", d.raised.created_at},       {"citations", citations_json(d.raised.citations)},
-          {"rulings", rulings}};
 }
 
 Expected<replay::DisputeId> parse_id(const std::string& text) {
@@ -153,13 +121,13 @@ int run_list(const DisputeArgs& a) {
   };
   if (a.format == "json") {
     nlohmann::json out = nlohmann::json::array();
-    for (const auto& d : all) out.push_back(dispute_json(d, title_of(d.id.game)));
+    for (const auto& d : all) out.push_back(replay::dispute_json(d, title_of(d.id.game)));
     fmt::print("{}\n", nlohmann::json{{"schema", schema_json("dispute-list")}, {"disputes", out}}.dump(2));
     return rc;
   }
   fmt::print("{:<12}  {:<8}  {:<16}  {}\n", "id", "status", "raised by", "claim");
   for (const auto& d : all) {
-    fmt::print("{:<12}  {:<8}  {:<16}  {}\n", replay::to_string(d.id), status_name(d.status()), d.raised.raised_by,
+    fmt::print("{:<12}  {:<8}  {:<16}  {}\n", replay::to_string(d.id), replay::status_word(d.status()), d.raised.raised_by,
                d.raised.claim);
     // The second line: the game it is about and the ruling in force.
     const core::DisputeRuled* r = d.in_force();
@@ -178,14 +146,14 @@ int run_show(const DisputeArgs& a) {
   auto d = replay::find_dispute(*archive, *id);
   if (!d) return fail(d.error());
   if (a.format == "json") {
-    nlohmann::json out = dispute_json(*d, titles(*archive)[id->game]);
+    nlohmann::json out = replay::dispute_json(*d, titles(*archive)[id->game]);
     out["schema"] = schema_json("dispute");
     fmt::print("{}\n", out.dump(2));
     return kExitClean;
   }
   auto game = archive->game(id->game);
   if (!game) return fail(game.error());
-  fmt::print("dispute {}: {}\n", replay::to_string(*id), status_name(d->status()));
+  fmt::print("dispute {}: {}\n", replay::to_string(*id), replay::status_word(d->status()));
   fmt::print("game {}: {} ({}), {}\n", game->id, game->title, game->date, replay::seats_line(*game));
 
   // The moment in dispute, and what the audit says there, for the judge.
@@ -217,7 +185,7 @@ int run_show(const DisputeArgs& a) {
     const auto& r = d->rulings[i];
     const bool superseded = i + 1 < d->rulings.size();
     fmt::print("\nruling {}{} by {}{}: {}\n  {}\n", i + 1, superseded ? " (superseded)" : "", r.ruled_by,
-               r.ruled_at.empty() ? "" : " at " + r.ruled_at, status_name(r.status), r.ruling);
+               r.ruled_at.empty() ? "" : " at " + r.ruled_at, replay::status_word(r.status), r.ruling);
     if (r.expectation) fmt::print("  expects: {}\n", replay::expectation_words(*r.expectation, id->seq));
     for (const auto& c : r.citations) fmt::print("  cites {}\n", replay::citation_words(c));
     if (r.signature) fmt::print("  signed by {} with key {} (warlog verify checks it)\n", r.ruled_by, store::key_id_hex(r.signature->key_id));

@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "common.hpp"
+#include "json_schema.hpp"
 #include "verbs.hpp"
 #include "warlog/replay/isolate.hpp"
 #include "warlog/replay/replay.hpp"
@@ -176,6 +177,7 @@ int run_serve(const ServeArgs& a) {
   o.limits.append_burst = a.append_burst;
   o.limits.idle = std::chrono::milliseconds(static_cast<std::int64_t>(a.idle_seconds * 1000));
   o.public_turns_behind = a.public_turns_behind;
+  o.json_schema_version = kJsonSchemaVersion;
   o.on_listening = [&ca_line, https = o.tls.on()](const std::string& address) {
     fmt::print("warlog serve: listening on {}://{}/ (pid {}); stop with Ctrl-C\n{}", https ? "https" : "http", address,
                ::getpid(), ca_line);

@@ -58,8 +58,12 @@ async function login(ev) {
   for (const g of r.body.games) {
     const b = el("button", "", `game ${g.game}: ${g.title} (${g.players.map((p) => p.name || p.player).join(" v ")})`);
     b.addEventListener("click", () => openGame(g.game, g.title));
-    list.append(el("li")).append(b);
+    const li = el("li");
+    li.append(b);  // append() returns nothing: the item first, then the list
+    list.append(li);
   }
+  // A judge gets the tables' overview beside the game list (judge.js).
+  if (r.body.role === "judge") openJudge();
   if (r.body.games.length === 1) return openGame(r.body.games[0].game, r.body.games[0].title);
   $("games").classList.remove("hidden");
 }

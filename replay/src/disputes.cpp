@@ -6,6 +6,7 @@
 #include <charconv>
 #include <map>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "warlog/core/finding.hpp"
 #include "warlog/store/reader.hpp"
@@ -239,5 +240,44 @@ Expected<Dispute> resolve_dispute(const Archive& archive, const DisputeId& id, c
   dispute.rulings.push_back(std::move(ruled));
   return dispute;
 }
+
+std::string_view status_word(core::DisputeStatus s) noexcept {
+  return s == core::DisputeStatus::Open ? "open" : "resolved";
+}
+
+namespace {
+
+nlohmann::json citations_json(const std::vector<core::Citation>& cs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& c : cs) {
+    out.push_back({{"kind", c.kind == core::Citation::Kind::Rule ? "rule" : "text"}, {"text", c.text}});
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json dispute_json(const Dispute& d, const std::string& title) {
+  nlohmann::json rulings = nlohmann::json::array();
+  for (const auto& r : d.rulings) {
+    nlohmann::json e = nullptr;
+    if (r.expectation) e = {{"rule", r.expectation->rule_id}, {"present", r.expectation->present}};
+    rulings.push_back({{"status", status_word(r.status)},
+                       {"ruling", r.ruling},
+                       {"ruled_by", r.ruled_by},
+                       {"ruled_at", r.ruled_at},
+                       {"citations", citations_json(r.citations)},
+                       {"expectation", e},
+                       {"signed_by_key", r.signature ? nlohmann::json(store::key_id_hex(r.signature->key_id))
+                                                     : nlohmann::json(nullptr)}});
+  }
+  return {{"id", to_string(d.id)},          {"game", d.id.game},
+          {"title", title},
+          {"seq", d.id.seq},                         {"status", status_word(d.status())},
+          {"claim", d.raised.claim},                 {"raised_by", d.raised.raised_by},
+          {"created_at", d.raised.created_at},       {"citations", citations_json(d.raised.citations)},
+          {"rulings", rulings}};
+}
+
 
 }  // namespace warlog::replay

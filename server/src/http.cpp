@@ -18,6 +18,7 @@
 #include "warlog/replay/report.hpp"
 #include "warlog/replay/visibility.hpp"
 #include "warlog/store/store.hpp"
+#include "http_parts.hpp"
 #include "web.hpp"
 
 namespace warlog::server {
@@ -25,8 +26,6 @@ namespace warlog::server {
 namespace {
 
 using nlohmann::json;
-
-const kj::StringPtr kCsp = "default-src 'self'";
 
 kj::StringPtr reason(unsigned status) {
   switch (status) {
@@ -52,20 +51,6 @@ kj::StringPtr content_type(std::string_view path) {
   if (path.ends_with(".svg")) return "image/svg+xml";
   return "application/octet-stream";
 }
-
-std::optional<std::uint64_t> parse_u64(std::string_view s) {
-  std::uint64_t v = 0;
-  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || r.ec != std::errc{} || r.ptr != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
-// "/api/games/7/events?from=3" -> path parts {"api","games","7","events"}, query {from: 3}.
-struct Target {
-  std::vector<std::string> parts;
-  std::map<std::string, std::string> query;
-  std::string path;
-};
 
 Target split_target(std::string_view url) {
   Target t;
@@ -157,14 +142,6 @@ json state_json(const replay::Recorder& r) {
 
 }  // namespace
 
-// What every API request knows once its token is checked.
-struct Http::Request {
-  kj::HttpMethod method;
-  Target target;
-  TokenEntry who;
-  core::GameId game = 0;  // /api/games/N/...
-};
-
 struct Http::Follow {
   kj::Own<kj::AsyncOutputStream> out;
   core::GameId game = 0;
@@ -181,7 +158,13 @@ Http::Http(const ServeOptions& options, replay::Archive& archive, Writer& writer
       authorization_(builder_.add("Authorization")),
       table_(builder_.build()),
       tokens_(options.store),
-      tasks_(*this) {}
+      tasks_(*this),
+      overview_(archive),
+      calls_(options.store) {
+  if (auto loaded = calls_.load(); !loaded && options_.on_warning) {
+    options_.on_warning(fmt::format("{}; serving with no judge call", loaded.error().message));
+  }
+}
 
 Http::~Http() noexcept(false) = default;
 
@@ -251,6 +234,14 @@ kj::Promise<void> Http::api(Request& q, kj::AsyncInputStream& body, Response& re
     return send(response, 200,
                 json{{"commits", s.commits}, {"lines", s.lines}, {"connections", open_}}.dump());
   }
+  if (parts.size() >= 2 && parts[1] == "overview") {
+    if (q.who.role != Role::Judge) {
+      return send(response, 403, json{{"error", "the overview is the judges': use a judge's token"}}.dump());
+    }
+    if (!get) return send(response, 405, json{{"error", "GET only"}}.dump());
+    if (parts.size() == 2) return overview(q, response);
+    if (parts.size() == 3 && parts[2] == "follow") return overview_follow(q, response);
+  }
   if (parts.size() < 4 || parts[1] != "games") return send(response, 404, json{{"error", "no such API"}}.dump());
   const auto game = parse_u64(parts[2]);
   if (!game || *game == 0) return send(response, 404, json{{"error", "a game is a number: /api/games/N/..."}}.dump());
@@ -264,6 +255,11 @@ kj::Promise<void> Http::api(Request& q, kj::AsyncInputStream& body, Response& re
     if (q.who.role == Role::Public) return send(response, 403, json{{"error", "a public token only reads"}}.dump());
     return post_line(q, body, response);
   }
+  if (verb == "call" && (parts.size() == 4 || (parts.size() == 5 && parts[4] == "answer"))) {
+    return call(q, body, response);
+  }
+  if (parts.size() == 4 && verb == "disputes") return disputes(q, body, response);
+  if (parts.size() == 4 && verb == "rulings") return rule(q, body, response);
   if (!get) return send(response, 405, json{{"error", "GET only"}}.dump());
   std::uint64_t from = 0;
   if (auto it = q.target.query.find("from"); it != q.target.query.end()) {
@@ -275,17 +271,13 @@ kj::Promise<void> Http::api(Request& q, kj::AsyncInputStream& body, Response& re
   if (parts.size() == 4 && verb == "state") {
     // The recorder's live state, hands included: the table's and the judges', not the public's.
     if (q.who.role == Role::Public) return send(response, 403, json{{"error", "the public follows the events"}}.dump());
-    auto paf = kj::newPromiseAndCrossThreadFulfiller<Answer>();
-    auto fulfiller = std::make_shared<kj::Own<kj::CrossThreadPromiseFulfiller<Answer>>>(kj::mv(paf.fulfiller));
     const core::GameId game = q.game;
-    writer_.run(
-        [game](Writer& w) -> Answer {
-          auto r = w.recorder(game);
-          if (!r) return error_answer(r.error().code == ErrorCode::NotFound ? 404 : 500, r.error().message);
-          return Answer{200, state_json(**r).dump(), game, false};
-        },
-        [fulfiller](Answer a) { (*fulfiller)->fulfill(kj::mv(a)); });
-    return paf.promise.then([this, &response](Answer a) { return send_answer(response, a); });
+    return on_writer([game](Writer& w) -> Answer {
+             auto r = w.recorder(game);
+             if (!r) return error_answer(r.error().code == ErrorCode::NotFound ? 404 : 500, r.error().message);
+             return Answer{200, state_json(**r).dump(), game, false};
+           })
+        .then([this, &response](Answer a) { return send_answer(response, a); });
   }
   if (parts.size() == 4 && verb == "events") {
     auto summary = archive_.game(q.game);
@@ -346,36 +338,25 @@ bool Http::take_append(const core::Digest& token) {
   return true;
 }
 
+std::optional<kj::Promise<void>> Http::over_rate(const Request& q, Response& response) {
+  if (take_append(q.who.hash)) return std::nullopt;
+  return send(response, 429,
+              json{{"error", fmt::format("over {} appends a second for this token (bursts of {}); nothing recorded",
+                                         options_.limits.appends_per_second, options_.limits.append_burst)}}
+                  .dump(),
+              "application/json", true);
+}
+
 kj::Promise<void> Http::post_line(Request& q, kj::AsyncInputStream& body, Response& response) {
-  const std::size_t limit = options_.limits.request_bytes;
-  const auto too_big = [this, &response, limit] {
-    return send(response, 413, json{{"error", fmt::format("request over {} KiB; nothing recorded", limit / 1024)}}.dump());
-  };
-  KJ_IF_MAYBE(length, body.tryGetLength()) {
-    if (*length > limit) return too_big();
-  }
-  if (!take_append(q.who.hash)) {
-    return send(response, 429,
-                json{{"error", fmt::format("over {} appends a second for this token (bursts of {}); nothing recorded",
-                                           options_.limits.appends_per_second, options_.limits.append_burst)}}
-                    .dump(),
-                "application/json", true);
-  }
+  if (auto refused = over_rate(q, response)) return kj::mv(*refused);
   const core::GameId game = q.game;
   const Role role = q.who.role;
-  return body.readAllText(limit + 1).then(
-      [this, &response, limit, game, role, too_big](kj::String text) -> kj::Promise<void> {
-        if (text.size() > limit) return too_big();
-        const std::string_view raw(text.cStr(), text.size());
+  return json_body(
+      body, response, {"expectedSeq", "line"}, "{\"expectedSeq\":S,\"line\":\"...\"}",
+      [this, &response, game, role](json j) -> kj::Promise<void> {
         const auto bad = [this, &response](std::string why) {
           return send(response, 400, json{{"error", why + "; nothing recorded"}}.dump());
         };
-        if (auto at = core::invalid_utf8_at(raw)) return bad(fmt::format("invalid UTF-8 at byte {}", *at));
-        json j = json::parse(raw, nullptr, false);
-        if (j.is_discarded() || !j.is_object()) return bad("the body is not a JSON object {\"expectedSeq\":S,\"line\":\"...\"}");
-        for (const auto& [key, value] : j.items()) {
-          if (key != "expectedSeq" && key != "line") return bad(fmt::format("unknown field \"{}\"", core::clip_for_message(key)));
-        }
         if (!j.contains("expectedSeq") || !j["expectedSeq"].is_number_unsigned()) return bad("expectedSeq must be a seq (a number)");
         if (!j.contains("line") || !j["line"].is_string()) return bad("line must be a string");
         LineRequest req{game, j["expectedSeq"].get<std::uint64_t>(), j["line"].get<std::string>(), role};
@@ -387,8 +368,45 @@ kj::Promise<void> Http::post_line(Request& q, kj::AsyncInputStream& body, Respon
           if (a.wrote) notify(a.game);
           return send_answer(response, a);
         });
+      });
+}
+
+kj::Promise<void> Http::json_body(kj::AsyncInputStream& body, Response& response,
+                                  std::vector<std::string> fields, std::string shape,
+                                  kj::Function<kj::Promise<void>(json)> then) {
+  const std::size_t limit = options_.limits.request_bytes;
+  const auto too_big = [this, &response, limit] {
+    return send(response, 413, json{{"error", fmt::format("request over {} KiB; nothing recorded", limit / 1024)}}.dump());
+  };
+  KJ_IF_MAYBE(length, body.tryGetLength()) {
+    if (*length > limit) return too_big();
+  }
+  return body.readAllText(limit + 1).then(
+      [this, &response, limit, too_big, known = std::move(fields), shape = std::move(shape),
+       then = kj::mv(then)](kj::String text) mutable -> kj::Promise<void> {
+        if (text.size() > limit) return too_big();
+        const std::string_view raw(text.cStr(), text.size());
+        const auto bad = [this, &response](std::string why) {
+          return send(response, 400, json{{"error", why + "; nothing recorded"}}.dump());
+        };
+        if (auto at = core::invalid_utf8_at(raw)) return bad(fmt::format("invalid UTF-8 at byte {}", *at));
+        json j = raw.empty() ? json::object() : json::parse(raw, nullptr, false);
+        if (j.is_discarded() || !j.is_object()) return bad(fmt::format("the body is not a JSON object {}", shape));
+        for (const auto& [key, value] : j.items()) {
+          if (std::find(known.begin(), known.end(), key) == known.end()) {
+            return bad(fmt::format("unknown field \"{}\"", core::clip_for_message(key)));
+          }
+        }
+        return then(std::move(j));
       },
       [too_big](kj::Exception&&) -> kj::Promise<void> { return too_big(); });  // readAllText past its limit
+}
+
+kj::Promise<Answer> Http::on_writer(Writer::Task task) {
+  auto paf = kj::newPromiseAndCrossThreadFulfiller<Answer>();
+  auto fulfiller = std::make_shared<kj::Own<kj::CrossThreadPromiseFulfiller<Answer>>>(kj::mv(paf.fulfiller));
+  writer_.run(std::move(task), [fulfiller](Answer a) { (*fulfiller)->fulfill(kj::mv(a)); });
+  return kj::mv(paf.promise);
 }
 
 kj::Promise<void> Http::appended_to(core::GameId game) {
@@ -399,7 +417,17 @@ kj::Promise<void> Http::appended_to(core::GameId game) {
   return kj::mv(paf.promise);
 }
 
+kj::Promise<void> Http::overview_moved() {
+  std::erase_if(overview_waiting_, [](kj::Own<kj::PromiseFulfiller<void>>& f) { return !f->isWaiting(); });
+  auto paf = kj::newPromiseAndFulfiller<void>();
+  overview_waiting_.push_back(kj::mv(paf.fulfiller));
+  return kj::mv(paf.promise);
+}
+
 void Http::notify(core::GameId game) {
+  auto judges = std::move(overview_waiting_);
+  overview_waiting_.clear();
+  for (auto& f : judges) f->fulfill();
   auto it = waiting_.find(game);
   if (it == waiting_.end()) return;
   auto list = std::move(it->second);

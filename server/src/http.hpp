@@ -10,11 +10,17 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
 
 #include "warlog/replay/replay.hpp"
 #include "warlog/server/server.hpp"
 #include "warlog/server/tokens.hpp"
+#include "calls.hpp"
+#include "overview.hpp"
 #include "writer.hpp"
 
 namespace kj {
@@ -44,6 +50,7 @@ class Http final : public kj::HttpService, private kj::TaskSet::ErrorHandler {
  private:
   struct Request;
   struct Follow;
+  struct OverviewFollow;
   void taskFailed(kj::Exception&& exception) override;
 
   kj::Promise<void> send(Response& response, unsigned status, std::string body,
@@ -55,11 +62,36 @@ class Http final : public kj::HttpService, private kj::TaskSet::ErrorHandler {
   kj::Promise<void> post_line(Request& q, kj::AsyncInputStream& body, Response& response);
   kj::Promise<void> follow(Request& q, Response& response);
   kj::Promise<void> follow_step(kj::Own<Follow> f);
+  // Reads a body of at most Limits::request_bytes (empty: {}) as one JSON
+  // object holding no field but `fields` and gives it to `then`; anything
+  // else is answered here (400, 413), "nothing recorded". `shape` words the
+  // object for the 400.
+  kj::Promise<void> json_body(kj::AsyncInputStream& body, Response& response, std::vector<std::string> fields,
+                              std::string shape, kj::Function<kj::Promise<void>(nlohmann::json)> then);
+  // Runs `task` on the writer thread (it owns the store's write path).
+  kj::Promise<Answer> on_writer(Writer::Task task);
+  // The judges' overview (overview.hpp) and its follow stream.
+  kj::Promise<void> overview(Request& q, Response& response);
+  kj::Promise<void> overview_follow(Request& q, Response& response);
+  kj::Promise<void> overview_step(kj::Own<OverviewFollow> f);
+  [[nodiscard]] nlohmann::json overview_row(const Overview::Row& row) const;  // the row with its call
+  // A judge call raised, answered or cleared (calls.hpp), and the file
+  // written before the answer.
+  kj::Promise<void> call(Request& q, kj::AsyncInputStream& body, Response& response);
+  kj::Promise<Answer> keep_calls(Answer ok);
+  // Disputes and rulings (replay/disputes.hpp), recorded on the writer thread.
+  kj::Promise<void> disputes(Request& q, kj::AsyncInputStream& body, Response& response);
+  kj::Promise<void> rule(Request& q, kj::AsyncInputStream& body, Response& response);
   kj::Promise<void> refuse_connection(kj::Own<kj::AsyncIoStream> connection);
   // Resolves when an append to `game` is committed.
   kj::Promise<void> appended_to(core::GameId game);
+  // Resolves when any game's row may have moved (an append, a dispute, a
+  // ruling, a call).
+  kj::Promise<void> overview_moved();
   void notify(core::GameId game);
   bool take_append(const core::Digest& token);  // the token bucket
+  // A write past the token's rate: the 429 sent; nullopt when it may go on.
+  std::optional<kj::Promise<void>> over_rate(const Request& q, Response& response);
 
   const ServeOptions& options_;
   replay::Archive& archive_;
@@ -77,6 +109,9 @@ class Http final : public kj::HttpService, private kj::TaskSet::ErrorHandler {
   };
   std::map<core::Digest, Bucket> buckets_;
   std::map<core::GameId, std::vector<kj::Own<kj::PromiseFulfiller<void>>>> waiting_;
+  std::vector<kj::Own<kj::PromiseFulfiller<void>>> overview_waiting_;
+  Overview overview_;
+  Calls calls_;
 };
 
 }  // namespace warlog::server

@@ -4,6 +4,8 @@
 
 #include "warlog/server/tokens.hpp"
 
+#include "store_file.hpp"
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/random.h>
@@ -15,8 +17,6 @@
 #include <chrono>
 #include <cstring>
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
 
 namespace warlog::server {
 
@@ -96,29 +96,12 @@ Expected<std::vector<TokenEntry>> parse(const std::string& text, const fs::path&
   return out;
 }
 
-Expected<std::string> read_file(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    if (errno == ENOENT || !fs::exists(file)) return std::string();
-    return tl::unexpected(io_error(file, "cannot read"));
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 Expected<void> write_file(const fs::path& file, const std::vector<TokenEntry>& entries) {
   std::string text = "# warlog serve tokens: BLAKE2b-256 of the token, role, game, issued (ms UTC)\n";
   for (const TokenEntry& e : entries) {
     text += fmt::format("{} {} {} {}\n", core::to_hex(e.hash), to_string(e.role), e.game, e.issued_ms);
   }
-  const fs::path tmp = file.string() + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return tl::unexpected(io_error(tmp, "cannot write"));
-  const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
-  ::close(fd);
-  if (!ok || ::rename(tmp.c_str(), file.c_str()) != 0) return tl::unexpected(io_error(file, "cannot write"));
-  return {};
+  return replace_file(file, text);
 }
 
 Expected<std::string> random_token() {
@@ -165,7 +148,7 @@ Expected<IssuedToken> issue_token(const fs::path& store, Role role, core::GameId
 
 Expected<std::vector<TokenEntry>> list_tokens(const fs::path& store) {
   const fs::path file = store / kTokenFile;
-  auto text = read_file(file);
+  auto text = read_store_file(file);
   if (!text) return tl::unexpected(text.error());
   return parse(*text, file);
 }
@@ -196,7 +179,7 @@ Expected<void> TokenTable::refresh() {
                 static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
   }
   if (now == stamp_) return {};
-  auto text = read_file(file_);
+  auto text = read_store_file(file_);
   auto parsed = text.and_then([&](const std::string& t) { return parse(t, file_); });
   if (!parsed) {
     entries_.clear();

@@ -160,6 +160,33 @@ inline std::string line_body(std::uint64_t expected, const std::string& line) {
   return "{\"expectedSeq\":" + std::to_string(expected) + ",\"line\":\"" + escaped + "\"}";
 }
 
+// Reads a follow stream for up to `timeout`: what it sent and whether it closed.
+struct FollowRead {
+  std::string text;
+  bool closed = false;
+};
+inline FollowRead follow_for(int fd, std::chrono::milliseconds timeout, const std::string& until = "") {
+  FollowRead out;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  char buf[8192];
+  while (std::chrono::steady_clock::now() < deadline) {
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 100) <= 0) continue;
+    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) {
+      out.closed = true;
+      break;
+    }
+    out.text.append(buf, static_cast<std::size_t>(n));
+    if (!until.empty() && out.text.find(until) != std::string::npos) break;
+    if (out.text.ends_with("0\r\n\r\n")) {  // the chunked stream ended (its last chunk came before)
+      out.closed = true;
+      break;
+    }
+  }
+  return out;
+}
+
 class ServedStore {
  public:
   // Starts `warlog serve STORE --http 127.0.0.1:0 EXTRA` and waits (up to

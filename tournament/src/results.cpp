@@ -60,6 +60,27 @@ std::string_view trust_word(replay::GameTrust::Verdict v) noexcept {
   return "unsigned";
 }
 
+OpenMatters open_matters(const std::vector<replay::LocatedFinding>& findings,
+                         const std::vector<replay::Dispute>& disputes) {
+  OpenMatters out;
+  // A violation a judge has ruled on (a dispute at its event, resolved) is
+  // no longer open (rulings R-092).
+  std::set<core::Seq> ruled;
+  for (const replay::Dispute& d : disputes) {
+    if (d.status() == core::DisputeStatus::Open) {
+      ++out.disputes;
+    } else {
+      ruled.insert(d.id.seq);
+    }
+  }
+  for (const replay::LocatedFinding& f : findings) {
+    if (f.finding.severity != core::Severity::Violation) continue;
+    if (ruled.count(f.finding.seq) != 0 || ruled.count(f.finding.concerns) != 0) continue;
+    out.violations.push_back(&f);
+  }
+  return out;
+}
+
 Expected<std::vector<TableResult>> round_results(const replay::Archive& archive, const std::string& event,
                                                  std::uint16_t round, const replay::Keyring& keyring) {
   auto games = event_games(archive, event);
@@ -78,22 +99,9 @@ Expected<std::vector<TableResult>> round_results(const replay::Archive& archive,
     r.table = g.table;
     r.game = audit->game;
     r.outcome = replay::outcome_of(audit->final_state);
-    // A violation a judge has ruled on (a dispute at its event, resolved)
-    // is no longer open (rulings R-092); a struck event's findings are
-    // notes already.
-    std::set<core::Seq> ruled;
-    for (const replay::Dispute& d : *disputes) {
-      if (d.status() == core::DisputeStatus::Open) {
-        ++r.open_disputes;
-      } else {
-        ruled.insert(d.id.seq);
-      }
-    }
-    for (const replay::LocatedFinding& f : audit->findings) {
-      if (f.finding.severity != core::Severity::Violation) continue;
-      if (ruled.count(f.finding.seq) != 0 || ruled.count(f.finding.concerns) != 0) continue;
-      ++r.open_violations;
-    }
+    const OpenMatters open = open_matters(audit->findings, *disputes);
+    r.open_violations = open.violations.size();
+    r.open_disputes = open.disputes;
     r.trust = trust->verdict;
     r.trust_line = trust->line;
     out.push_back(std::move(r));

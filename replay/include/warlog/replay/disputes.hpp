@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "warlog/core/annotation.hpp"
 #include "warlog/core/error.hpp"
 #include "warlog/replay/replay.hpp"
@@ -79,6 +81,14 @@ struct NewRuling {
   std::optional<store::KeyPair> key;
   std::int64_t signed_at_ms = 0;
 };
+
+// "open", "resolved".
+[[nodiscard]] std::string_view status_word(core::DisputeStatus s) noexcept;
+// One dispute as JSON (docs/schema/dispute.schema.json without `schema`):
+// id, game, title, seq, status, claim, raised_by, created_at, citations,
+// rulings. What `warlog dispute list|show --format json` and the server's
+// GET /api/games/N/disputes write.
+[[nodiscard]] nlohmann::json dispute_json(const Dispute& d, const std::string& title);
 
 // --- Recording -----------------------------------------------------------------
 // An exact repeat of a dispute already raised at the event (same claim, by,

@@ -34,6 +34,9 @@ struct ServeOptions {
   } tls;
   Limits limits;
   std::uint16_t public_turns_behind = 1;  // the public view's delay, in turns
+  // The version in the `schema` field of the answers that name one (the
+  // overview): the CLI's kJsonSchemaVersion, which main() passes in.
+  int json_schema_version = 0;
   // Called once listening, with the address actually bound ("127.0.0.1:41234").
   std::function<void(const std::string&)> on_listening;
   // A line for the operator (stderr): a warning at start.

@@ -13,6 +13,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "warlog/core/error.hpp"
+#include "warlog/replay/disputes.hpp"
 #include "warlog/replay/keyring.hpp"
 #include "warlog/replay/replay.hpp"
 #include "warlog/replay/rule_diff.hpp"
@@ -65,6 +66,18 @@ struct RoundRefusal {
                                                                  std::string_view pairings_csv,
                                                                  const std::string& pairings_file,
                                                                  std::int64_t now_ms);
+
+// What a judge still has to look at in a game (rulings R-092): its
+// violations at no event a resolved dispute concerns (a struck event's
+// findings are notes already, R-065), in the audit's order, and its
+// disputes no ruling has resolved. What serve results counts and the
+// server's overview shows.
+struct OpenMatters {
+  std::vector<const replay::LocatedFinding*> violations;  // into the findings given
+  std::size_t disputes = 0;
+};
+[[nodiscard]] OpenMatters open_matters(const std::vector<replay::LocatedFinding>& findings,
+                                       const std::vector<replay::Dispute>& disputes);
 
 // One table's result.
 struct TableResult {
