@@ -15,13 +15,14 @@
 #include "warlog/replay/replay.hpp"
 #include "warlog/server/server.hpp"
 #include "warlog/server/tokens.hpp"
+#include "append_rate.hpp"
 #include "writer.hpp"
 
 namespace warlog::server {
 
 class Http final : public kj::HttpService, private kj::TaskSet::ErrorHandler {
  public:
-  Http(const ServeOptions& options, replay::Archive& archive, Writer& writer, kj::Timer& timer);
+  Http(const ServeOptions& options, replay::Archive& archive, Writer& writer, kj::Timer& timer, AppendRate& rate);
   ~Http() noexcept(false);
 
   kj::Promise<void> request(kj::HttpMethod method, kj::StringPtr url, const kj::HttpHeaders& headers,
@@ -33,6 +34,8 @@ class Http final : public kj::HttpService, private kj::TaskSet::ErrorHandler {
 
   [[nodiscard]] const kj::HttpHeaderTable& header_table() const { return *table_; }
   [[nodiscard]] std::size_t open_connections() const noexcept { return open_; }
+  // Wakes the follow streams of `game`: events were appended to it (by RPC too).
+  void notify(core::GameId game);
 
  private:
   struct Request;
@@ -51,8 +54,6 @@ class Http final : public kj::HttpService, private kj::TaskSet::ErrorHandler {
   kj::Promise<void> refuse_connection(kj::Own<kj::AsyncIoStream> connection);
   // Resolves when an append to `game` is committed.
   kj::Promise<void> appended_to(core::GameId game);
-  void notify(core::GameId game);
-  bool take_append(const core::Digest& token);  // the token bucket
 
   const ServeOptions& options_;
   replay::Archive& archive_;
@@ -64,11 +65,7 @@ class Http final : public kj::HttpService, private kj::TaskSet::ErrorHandler {
   TokenTable tokens_;
   kj::TaskSet tasks_;
   std::size_t open_ = 0;
-  struct Bucket {
-    double tokens = 0;
-    kj::TimePoint last = kj::origin<kj::TimePoint>();
-  };
-  std::map<core::Digest, Bucket> buckets_;
+  AppendRate& rate_;  // shared with RPC: a token's appends, whichever way they come
   std::map<core::GameId, std::vector<kj::Own<kj::PromiseFulfiller<void>>>> waiting_;
 };
 
