@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <memory>
 
 #include "common.hpp"
 #include "verbs.hpp"
@@ -80,6 +81,9 @@ CLI::App* add_serve(CLI::App& app, ServeArgs& a) {
   serve->add_option("store", a.store_positional, "Store directory (default: --store, $WARLOG_STORE, else .warlog/store)");
   serve->add_option("--store", a.store, "Store directory, as the other verbs take it");
   serve->add_option("--http", a.http, "HOST:PORT to serve HTTP on (default 127.0.0.1:8080; port 0 picks one and prints it)");
+  serve->add_option("--rpc", a.rpc,
+                    "HOST:PORT to serve Cap'n Proto RPC on, for warlog record --server (none by default; port 0 picks "
+                    "one and prints it)");
   serve->add_flag("--insecure-lan", a.insecure_lan,
                   "Serve off loopback without TLS (tokens and games cross the network in clear); warns at every start");
   serve->add_option("--max-request-kib", a.max_request_kib, "Largest request body, KiB (default 64): 413 past it")
@@ -100,7 +104,8 @@ CLI::App* add_serve(CLI::App& app, ServeArgs& a) {
       "dispute, sign, migrate, generate into the store) is refused meanwhile; the reading verbs, the viewer and\n"
       "backups work beside it. Tables record through the page at http://HOST:PORT/ or the API (docs/server.md),\n"
       "each with a token: warlog serve token issue STORE --role table --game N.\n"
-      "Off loopback, refuses to start without --insecure-lan (TLS is not built yet).\n"
+      "warlog's own clients record over Cap'n Proto RPC: --rpc HOST:PORT, then warlog record --server HOST:PORT.\n"
+      "Off loopback, refuses to start without --insecure-lan (TLS is not built yet), for --http and --rpc alike.\n"
       "Running an event (docs/server.md section 7): serve decks registers the decklists, serve round open creates a\n"
       "round's games from pairings, serve results writes its results, serve cert makes a venue's certificates\n"
       "(each verb's help says more; serve decks exits 1 when it refuses a decklist).\n"
@@ -153,6 +158,7 @@ int run_serve(const ServeArgs& a) {
     }
   }
   o.http = a.http;
+  o.rpc = a.rpc;
   o.insecure_lan = a.insecure_lan;
   o.limits.request_bytes = static_cast<std::size_t>(a.max_request_kib) * 1024;
   o.limits.connections = a.max_connections;
@@ -160,8 +166,10 @@ int run_serve(const ServeArgs& a) {
   o.limits.append_burst = a.append_burst;
   o.limits.idle = std::chrono::milliseconds(static_cast<std::int64_t>(a.idle_seconds * 1000));
   o.public_turns_behind = a.public_turns_behind;
-  o.on_listening = [](const std::string& address) {
-    fmt::print("warlog serve: listening on http://{}/ (pid {}); stop with Ctrl-C\n", address, ::getpid());
+  auto rpc_at = std::make_shared<std::string>();
+  o.on_rpc_listening = [rpc_at](const std::string& address) { *rpc_at = " and rpc " + address; };
+  o.on_listening = [rpc_at](const std::string& address) {
+    fmt::print("warlog serve: listening on http://{}/{} (pid {}); stop with Ctrl-C\n", address, *rpc_at, ::getpid());
     std::fflush(stdout);
   };
   o.on_warning = [](const std::string& line) { fmt::print(stderr, "warlog serve: {}\n", line); };

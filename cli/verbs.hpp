@@ -109,6 +109,7 @@ struct ServeArgs {
   std::string store_positional;  // STORE
   std::string store;             // --store
   std::string http = "127.0.0.1:8080";
+  std::string rpc;  // --rpc HOST:PORT: Cap'n Proto RPC for warlog's own clients; empty: none
   bool insecure_lan = false;
   unsigned max_request_kib = 64;
   unsigned max_connections = 256;

@@ -10,7 +10,9 @@
 
 #include <optional>
 
+#include "append_rate.hpp"
 #include "http.hpp"
+#include "rpc.hpp"
 #include "warlog/replay/replay.hpp"
 #include "warlog/server/server.hpp"
 #include "writer.hpp"
@@ -19,12 +21,31 @@ namespace warlog::server {
 
 namespace {
 
-struct HostPort {
-  std::string host;
-  std::uint16_t port = 0;
-};
+// "HOST:PORT", an IPv6 host in brackets.
+std::string bracketed(const std::string& host, unsigned port) {
+  return fmt::format("{}:{}", host.find(':') != std::string::npos ? "[" + host + "]" : host, port);
+}
 
-std::optional<HostPort> split(const std::string& address) {
+// A listener without TLS: refused off loopback unless --insecure-lan, which warns.
+Expected<void> plain_off_loopback(std::string_view flag, const std::string& address, const ServeOptions& options) {
+  if (is_loopback(address)) return {};
+  if (!options.insecure_lan) {
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("{} {} is off loopback, and this build serves no TLS yet: tokens would cross "
+                                  "the network in clear; give --insecure-lan to serve a trusted LAN anyway",
+                                  flag, address));
+  }
+  if (options.on_warning) {
+    options.on_warning(fmt::format("warning: serving {} without TLS (--insecure-lan): anyone on the network can "
+                                   "read the tokens and the games",
+                                   address));
+  }
+  return {};
+}
+
+}  // namespace
+
+std::optional<HostPort> split_host_port(const std::string& address) {
   const auto colon = address.rfind(':');
   if (colon == std::string::npos || colon == 0) return std::nullopt;
   HostPort hp;
@@ -38,10 +59,8 @@ std::optional<HostPort> split(const std::string& address) {
   return hp;
 }
 
-}  // namespace
-
 bool is_loopback(const std::string& address) {
-  const auto hp = split(address);
+  const auto hp = split_host_port(address);
   if (!hp) return false;
   if (hp->host == "localhost") return true;
   in_addr v4{};
@@ -52,23 +71,22 @@ bool is_loopback(const std::string& address) {
 }
 
 Expected<void> serve(const ServeOptions& options) {
-  const auto hp = split(options.http);
+  const auto hp = split_host_port(options.http);
   if (!hp) {
     return make_error(ErrorCode::InvalidArgument,
                       fmt::format("--http takes HOST:PORT (127.0.0.1:8080; port 0 picks one), not '{}'", options.http));
   }
-  if (!is_loopback(options.http)) {
-    if (!options.insecure_lan) {
+  if (auto refused = plain_off_loopback("--http", options.http, options); !refused) return refused;
+  std::optional<HostPort> rpc_hp;
+  if (!options.rpc.empty()) {
+    rpc_hp = split_host_port(options.rpc);
+    if (!rpc_hp) {
       return make_error(ErrorCode::InvalidArgument,
-                        fmt::format("--http {} is off loopback, and this build serves no TLS yet: tokens would cross "
-                                    "the network in clear; give --insecure-lan to serve a trusted LAN anyway",
-                                    options.http));
+                        fmt::format("--rpc takes HOST:PORT (127.0.0.1:8081; port 0 picks one), not '{}'", options.rpc));
     }
-    if (options.on_warning) {
-      options.on_warning(fmt::format("warning: serving {} without TLS (--insecure-lan): anyone on the network can "
-                                     "read the tokens and the games",
-                                     options.http));
-    }
+    // RPC has no TLS yet (kj/compat/tls.h): once it has, wrap its listener
+    // (TlsContext::wrapPort) and let a TLS listener past this check.
+    if (auto refused = plain_off_loopback("--rpc", options.rpc, options); !refused) return refused;
   }
   auto archive = replay::Archive::open(options.store, replay::Archive::Mode::Serve);
   if (!archive) return tl::unexpected(archive.error());
@@ -80,16 +98,26 @@ Expected<void> serve(const ServeOptions& options) {
   KJ_IF_MAYBE(e, kj::runCatchingExceptions([&] {
     auto io = kj::setupAsyncIo();
     Writer writer(*archive);
-    Http http(options, *archive, writer, io.provider->getTimer());
+    AppendRate rate(options.limits, io.provider->getTimer());
+    Http http(options, *archive, writer, io.provider->getTimer(), rate);
     kj::HttpServerSettings settings;
     settings.headerTimeout = options.limits.idle.count() * kj::MILLISECONDS;
     settings.pipelineTimeout = options.limits.idle.count() * kj::MILLISECONDS;
     kj::HttpServer server(io.provider->getTimer(), http.header_table(), http, settings);
     auto address = io.provider->getNetwork().parseAddress(hp->host.c_str(), hp->port).wait(io.waitScope);
     auto listener = address->listen();
-    const std::string host = hp->host.find(':') != std::string::npos ? "[" + hp->host + "]" : hp->host;
-    if (options.on_listening) options.on_listening(fmt::format("{}:{}", host, listener->getPort()));
-    auto accepting = http.accept(*listener, server).then([]() -> int { return 0; });
+    // Cap'n Proto RPC (docs/server.md › 3): the same loop, writer, tokens and rate.
+    kj::Own<Rpc> rpc;
+    kj::Own<kj::ConnectionReceiver> rpc_listener;
+    kj::Promise<void> rpc_accepting = kj::NEVER_DONE;
+    if (rpc_hp) {
+      rpc = kj::heap<Rpc>(options, *archive, writer, rate, [&http](core::GameId game) { http.notify(game); });
+      rpc_listener = io.provider->getNetwork().parseAddress(rpc_hp->host.c_str(), rpc_hp->port).wait(io.waitScope)->listen();
+      rpc_accepting = rpc->accept(*rpc_listener);
+      if (options.on_rpc_listening) options.on_rpc_listening(bracketed(rpc_hp->host, rpc_listener->getPort()));
+    }
+    if (options.on_listening) options.on_listening(bracketed(hp->host, listener->getPort()));
+    auto accepting = http.accept(*listener, server).exclusiveJoin(kj::mv(rpc_accepting)).then([]() -> int { return 0; });
     auto stop = io.unixEventPort.onSignal(SIGINT)
                     .exclusiveJoin(io.unixEventPort.onSignal(SIGTERM))
                     .then([](siginfo_t) { return 0; });
