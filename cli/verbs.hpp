@@ -98,6 +98,9 @@ struct RecordArgs {
   std::string catalog, ruleset;
   std::string sign_as;  // --sign-as KEYFILE: sign every backup with it
   std::string color = "auto";  // --color: auto, always, never (color.hpp), as audit's
+  std::string server;  // --server HOST:PORT: record through `warlog serve --rpc` (cli/record_remote.cpp)
+  std::string token;   // --token (else $WARLOG_TOKEN), with --server
+  double retry_seconds = 60;  // --retry-seconds: how long a line not confirmed is sent again
 };
 CLI::App* add_record(CLI::App& app, RecordArgs& r);
 int run_record(const RecordArgs& r);

@@ -309,5 +309,149 @@ TEST_F(ServeRpc, OffLoopbackRpcIsRefusedWithoutInsecureLan) {
   EXPECT_THAT(refused.err, HasSubstr("--rpc 0.0.0.0:0 is off loopback"));
 }
 
+TEST_F(ServeRpc, WarlogRecordServerRecordsLinesFromStdinAsLocalRecordingAnswersThem) {
+  const std::filesystem::path lines = dir_.path() / "lines.txt", more = dir_.path() / "more.txt";
+  std::ofstream(lines) << "Turn 1\nMorale 1\nnonsense here\n";
+  std::ofstream(more) << "Muster 1\n";
+  // The same lines recorded locally into a copy of the store first: the answers to compare with.
+  TempDir local;
+  ASSERT_EQ(run_warlog("record '" + local.store() + "' --header '" + lines_.header.string() + "' </dev/null").code, 0);
+  const CliResult here = run_warlog("record '" + local.store() + "' --game 1 < '" + lines.string() + "'");
+  ServedStore served(dir_.store(), with_rpc());
+  const std::string at = fmt::format("127.0.0.1:{}", rpc_port(served));
+  const CliResult there = run_warlog("record --server " + at + " --game 1 < '" + lines.string() + "'",
+                                     "WARLOG_TOKEN=" + table1_);
+  EXPECT_EQ(there.code, 0) << there.err;
+  EXPECT_EQ(there.out, here.out);
+  EXPECT_THAT(there.out, HasSubstr("recorded"));
+  // jsonl, and a token from --token.
+  const CliResult json_lines = run_warlog("record --server " + at + " --game 1 --format jsonl --token " + table1_ +
+                                          " < '" + more.string() + "'");
+  ASSERT_EQ(json_lines.code, 0) << json_lines.err;
+  EXPECT_EQ(json::parse(json_lines.out)["line"], 1);
+  // A bad token ends the session at once, exit 2.
+  const CliResult bad = run_warlog("record --server " + at + " --game 1 --token nope </dev/null");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("token refused"));
+}
+
+// A loopback port free a moment ago: for a server restarted on the same port.
+int free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t n = sizeof a;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &n) != 0) {
+    ::close(fd);
+    throw std::runtime_error("no free port");
+  }
+  ::close(fd);
+  return ntohs(a.sin_port);
+}
+
+// `warlog record --server ...` with its stdin and stdout on pipes; killed
+// (and waited for) when it dies.
+class RecordProcess {
+ public:
+  RecordProcess(const std::vector<std::string>& args, const std::string& token, const std::filesystem::path& err) {
+    int in[2], out[2];
+    if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
+    std::vector<std::string> argv_s = {WARLOG_CLI_PATH};
+    argv_s.insert(argv_s.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& x : argv_s) argv.push_back(x.data());
+    argv.push_back(nullptr);
+    std::vector<std::string> env_s = {"WARLOG_TOKEN=" + token};
+    for (char** e = environ; *e != nullptr; ++e) {
+      if (std::string_view(*e).rfind("WARLOG_TOKEN=", 0) != 0) env_s.emplace_back(*e);
+    }
+    std::vector<char*> envp;
+    for (auto& x : env_s) envp.push_back(x.data());
+    envp.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int rc = posix_spawn(&pid_, WARLOG_CLI_PATH, &fa, nullptr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&fa);
+    ::close(in[0]);
+    ::close(out[1]);
+    in_ = in[1];
+    out_ = out[0];
+    if (rc != 0) throw std::runtime_error("posix_spawn warlog record");
+  }
+  ~RecordProcess() {
+    if (in_ >= 0) ::close(in_);
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+    ::close(out_);
+  }
+  void send(const std::string& line) { ASSERT_TRUE(send_all_fd(in_, line)); }
+  // stdout until it holds `needle` `times` times (at most 30 s).
+  const std::string& read_until(const std::string& needle, int times) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    auto count = [&] {
+      int k = 0;
+      for (auto at = got_.find(needle); at != std::string::npos; at = got_.find(needle, at + 1)) ++k;
+      return k;
+    };
+    while (count() < times && std::chrono::steady_clock::now() < deadline) {
+      pollfd p{out_, POLLIN, 0};
+      if (::poll(&p, 1, 100) <= 0) continue;
+      char buf[4096];
+      const ssize_t n = ::read(out_, buf, sizeof buf);
+      if (n <= 0) break;
+      got_.append(buf, static_cast<std::size_t>(n));
+    }
+    return got_;
+  }
+  // Closes stdin and waits (at most 30 s): the exit code.
+  int finish() {
+    ::close(in_);
+    in_ = -1;
+    int status = 0;
+    for (int i = 0; i < 3000 && ::waitpid(pid_, &status, WNOHANG) != pid_; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (i == 2999) return -1;
+    }
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+ private:
+  static bool send_all_fd(int fd, const std::string& s) { return ::write(fd, s.data(), s.size()) == static_cast<ssize_t>(s.size()); }
+  pid_t pid_ = -1;
+  int in_ = -1, out_ = -1;
+  std::string got_;
+};
+
+TEST_F(ServeRpc, WarlogRecordServerSendsALineAgainAcrossAServerRestartAndRecordsItOnce) {
+  const int port = free_port();
+  const std::vector<std::string> rpc = {"--rpc", fmt::format("127.0.0.1:{}", port)};
+  auto first = std::make_unique<ServedStore>(dir_.store(), rpc);
+  const std::uint64_t e = Client(*loop_, port).next_seq(judge_, 1);
+  const std::filesystem::path err = dir_.path() / "record.err";
+  RecordProcess rec({"record", "--server", fmt::format("127.0.0.1:{}", port), "--game", "1", "--retry-seconds", "60"},
+                    table1_, err);
+  rec.send("Turn 1\n");
+  EXPECT_THAT(rec.read_until("recorded", 1), HasSubstr(fmt::format("seq {} recorded", e)));
+  first->stop(SIGKILL);
+  rec.send("Morale 1\n");
+  for (int i = 0; i < 300 && slurp(err).find("not confirmed") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_THAT(slurp(err), HasSubstr(fmt::format("not confirmed")));
+  EXPECT_THAT(slurp(err), HasSubstr(fmt::format("sending line 2 again with expected seq {}", e + 1)));
+  ServedStore second(dir_.store(), rpc);  // the same port: the client finds it again
+  EXPECT_THAT(rec.read_until("recorded", 2), HasSubstr(fmt::format("seq {} recorded", e + 1)));
+  EXPECT_EQ(rec.finish(), 0) << slurp(err);
+  EXPECT_EQ(Client(*loop_, port).next_seq(judge_, 1), e + 2) << "each line recorded once";
+}
+
 }  // namespace
 }  // namespace warlog::testing
