@@ -291,6 +291,7 @@ int main(int argc, char** argv) {
   try {
     if (*import) return in_store_process(store, "importing", [&] { return run_import(opts); });
     if (*record) {
+      if (!record_args.server.empty()) return run_record(record_args);  // no local store: the server's
       const std::string at = store_or_default(!record_args.store_positional.empty() ? record_args.store_positional
                                                                                     : record_args.store);
       const std::string doing = record_args.game != 0 ? "recording " + game_text(record_args.game) : "recording a new game";

@@ -26,6 +26,7 @@
 #include <string_view>
 
 #include "color.hpp"
+#include "record_remote.hpp"
 #include "common.hpp"
 #include "verbs.hpp"
 #include "warlog/replay/event_json.hpp"
@@ -182,7 +183,7 @@ class TerminalSession {
     }
   }
 
-  [[nodiscard]] std::string prompt() const { return fmt::format("{} seq {}> ", r_.where(), r_.next_seq()); }
+  [[nodiscard]] std::string prompt() const { return record_prompt(r_.where(), r_.next_seq()); }
 
   // A fresh, empty line under a new prompt (libedit resets its line buffer).
   void new_prompt() {
@@ -283,6 +284,10 @@ int pipe_session(Recorder& r, bool strict, bool jsonl, bool color) {
 
 }  // namespace
 
+std::string record_prompt(std::string_view where, std::uint64_t next_seq) {
+  return fmt::format("{} seq {}> ", where, next_seq);
+}
+
 CLI::App* add_record(CLI::App& app, RecordArgs& a) {
   CLI::App* rec = app.add_subcommand("record", "Record a game as it is played: one durable event per line, audited at once");
   rec->add_option("store", a.store_positional, "Store directory (default: --store, $WARLOG_STORE, else .warlog/store)");
@@ -299,6 +304,13 @@ CLI::App* add_record(CLI::App& app, RecordArgs& a) {
       ->check(CLI::IsMember({"auto", "always", "never"}));
   rec->add_option("--catalog", a.catalog, "Card catalog CSV for a header without a [Catalog] tag");
   rec->add_option("--ruleset", a.ruleset, "Ruleset TOML for a header without a [Ruleset] tag");
+  auto* server = rec->add_option("--server", a.server,
+                                 "Record through warlog serve's RPC at HOST:PORT (its --rpc) instead of into a local store");
+  server->excludes(header);
+  rec->add_option("--token", a.token, "The token for --server (else $WARLOG_TOKEN): warlog serve token issue");
+  rec->add_option("--retry-seconds", a.retry_seconds,
+                  "With --server: how long a line not confirmed is sent again before giving up (default 60)")
+      ->check(CLI::PositiveNumber);
   rec->add_option("--sign-as", a.sign_as,
                   "Sign every backup recorded with this key file (warlog keygen's; the judge's), checked by verify");
   rec->footer(
@@ -322,6 +334,10 @@ CLI::App* add_record(CLI::App& app, RecordArgs& a) {
       "session. From a pipe: one answer per input line; --format jsonl gives one JSON object\n"
       "per line, status ok|nothing|refused|conflict|needs-confirm|ended|command (docs/schema/record-line.schema.json;\n"
       "a needs-confirm answer's events and findings have no seq: nothing is recorded).\n"
+      "With --server HOST:PORT --game N the lines go to a running warlog serve --rpc (a token from --token or\n"
+      "WARLOG_TOKEN): the same answers, worded by the server's recorder. A line with no answer (the connection\n"
+      "dropped, the server busy or restarting) is \"not confirmed\" on stderr and sent again with the same expected\n"
+      "seq until answered (a retry is never recorded twice), for --retry-seconds (60), then exit 2.\n"
       "Examples:\n"
       "  warlog record .warlog/store --header table4.wlog      a new game: seats, decks, board, Territories\n"
       "  warlog record .warlog/store --game 12                 go on with game 12\n"
@@ -333,6 +349,7 @@ CLI::App* add_record(CLI::App& app, RecordArgs& a) {
 }
 
 int run_record(const RecordArgs& a) {
+  if (!a.server.empty()) return record_remote(a);
   if (a.header.empty() == (a.game == 0)) {
     fmt::print(stderr, "warlog: record: give --header FILE.wlog (a new game) or --game N (go on with one)\n");
     return kExitError;

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <memory>
 
 #include "common.hpp"
 #include "json_schema.hpp"
@@ -82,6 +83,9 @@ CLI::App* add_serve(CLI::App& app, ServeArgs& a) {
   serve->add_option("store", a.store_positional, "Store directory (default: --store, $WARLOG_STORE, else .warlog/store)");
   serve->add_option("--store", a.store, "Store directory, as the other verbs take it");
   serve->add_option("--http", a.http, "HOST:PORT to serve HTTP on (default 127.0.0.1:8080; port 0 picks one and prints it)");
+  serve->add_option("--rpc", a.rpc,
+                    "HOST:PORT to serve Cap'n Proto RPC on, for warlog record --server (none by default; port 0 picks "
+                    "one and prints it)");
   serve->add_flag("--insecure-lan", a.insecure_lan,
                   "Serve off loopback without TLS (tokens and games cross the network in clear); warns at every start");
   // TLS: one folder, the one `serve cert --out DIR` wrote, so a head judge names one thing.
@@ -107,7 +111,9 @@ CLI::App* add_serve(CLI::App& app, ServeArgs& a) {
       "dispute, sign, migrate, generate into the store) is refused meanwhile; the reading verbs, the viewer and\n"
       "backups work beside it. Tables record through the page at http://HOST:PORT/ or the API (docs/server.md),\n"
       "each with a token: warlog serve token issue STORE --role table --game N.\n"
-      "Off loopback, refuses to start without --tls DIR unless --insecure-lan (plain HTTP, warned at every start).\n"
+      "warlog's own clients record over Cap'n Proto RPC: --rpc HOST:PORT, then warlog record --server HOST:PORT.\n"
+      "Off loopback, --http refuses to start without --tls DIR unless --insecure-lan (plain HTTP, warned at every start);\n"
+      "--rpc has no TLS yet and needs --insecure-lan off loopback.\n"
       "With --tls the page is https://HOST:PORT/; server.key must be its owner's alone (chmod 600), else refused.\n"
       "Running an event (docs/server.md section 7): serve decks registers the decklists, serve round open creates a\n"
       "round's games from pairings, serve results writes its results, serve cert makes a venue's certificates\n"
@@ -161,6 +167,7 @@ int run_serve(const ServeArgs& a) {
     }
   }
   o.http = a.http;
+  o.rpc = a.rpc;
   o.insecure_lan = a.insecure_lan;
   std::string ca_line;  // TLS: the CA a device must trust, and its fingerprint to compare
   if (!a.tls_dir.empty()) {
@@ -178,9 +185,11 @@ int run_serve(const ServeArgs& a) {
   o.limits.idle = std::chrono::milliseconds(static_cast<std::int64_t>(a.idle_seconds * 1000));
   o.public_turns_behind = a.public_turns_behind;
   o.json_schema_version = kJsonSchemaVersion;
-  o.on_listening = [&ca_line, https = o.tls.on()](const std::string& address) {
-    fmt::print("warlog serve: listening on {}://{}/ (pid {}); stop with Ctrl-C\n{}", https ? "https" : "http", address,
-               ::getpid(), ca_line);
+  auto rpc_at = std::make_shared<std::string>();
+  o.on_rpc_listening = [rpc_at](const std::string& address) { *rpc_at = " and rpc " + address; };
+  o.on_listening = [&ca_line, rpc_at, https = o.tls.on()](const std::string& address) {
+    fmt::print("warlog serve: listening on {}://{}/{} (pid {}); stop with Ctrl-C\n{}", https ? "https" : "http", address,
+               *rpc_at, ::getpid(), ca_line);
     std::fflush(stdout);
   };
   o.on_warning = [](const std::string& line) { fmt::print(stderr, "warlog serve: {}\n", line); };

@@ -98,6 +98,9 @@ struct RecordArgs {
   std::string catalog, ruleset;
   std::string sign_as;  // --sign-as KEYFILE: sign every backup with it
   std::string color = "auto";  // --color: auto, always, never (color.hpp), as audit's
+  std::string server;  // --server HOST:PORT: record through `warlog serve --rpc` (cli/record_remote.cpp)
+  std::string token;   // --token (else $WARLOG_TOKEN), with --server
+  double retry_seconds = 60;  // --retry-seconds: how long a line not confirmed is sent again
 };
 CLI::App* add_record(CLI::App& app, RecordArgs& r);
 int run_record(const RecordArgs& r);
@@ -109,6 +112,7 @@ struct ServeArgs {
   std::string store_positional;  // STORE
   std::string store;             // --store
   std::string http = "127.0.0.1:8080";
+  std::string rpc;  // --rpc HOST:PORT: Cap'n Proto RPC for warlog's own clients; empty: none
   bool insecure_lan = false;
   std::string tls_dir;  // --tls DIR: what serve cert wrote
   unsigned max_request_kib = 64;

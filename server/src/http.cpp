@@ -150,7 +150,7 @@ struct Http::Follow {
   unsigned quiet = 0;  // wakes with nothing sent since the last heartbeat
 };
 
-Http::Http(const ServeOptions& options, replay::Archive& archive, Writer& writer, kj::Timer& timer)
+Http::Http(const ServeOptions& options, replay::Archive& archive, Writer& writer, kj::Timer& timer, AppendRate& rate)
     : options_(options),
       archive_(archive),
       writer_(writer),
@@ -159,6 +159,7 @@ Http::Http(const ServeOptions& options, replay::Archive& archive, Writer& writer
       table_(builder_.build()),
       tokens_(options.store),
       tasks_(*this),
+      rate_(rate),
       overview_(archive),
       calls_(options.store) {
   if (auto loaded = calls_.load(); !loaded && options_.on_warning) {
@@ -324,27 +325,9 @@ kj::Promise<void> Http::api(Request& q, kj::AsyncInputStream& body, Response& re
   return send(response, 404, json{{"error", "no such API"}}.dump());
 }
 
-bool Http::take_append(const core::Digest& token) {
-  const kj::TimePoint now = timer_.now();
-  auto [it, fresh] = buckets_.try_emplace(token, Bucket{options_.limits.append_burst, now});
-  Bucket& b = it->second;
-  if (!fresh) {
-    const double seconds = static_cast<double>((now - b.last) / kj::MICROSECONDS) / 1e6;
-    b.tokens = std::min(options_.limits.append_burst, b.tokens + seconds * options_.limits.appends_per_second);
-    b.last = now;
-  }
-  if (b.tokens < 1) return false;
-  b.tokens -= 1;
-  return true;
-}
-
 std::optional<kj::Promise<void>> Http::over_rate(const Request& q, Response& response) {
-  if (take_append(q.who.hash)) return std::nullopt;
-  return send(response, 429,
-              json{{"error", fmt::format("over {} appends a second for this token (bursts of {}); nothing recorded",
-                                         options_.limits.appends_per_second, options_.limits.append_burst)}}
-                  .dump(),
-              "application/json", true);
+  if (rate_.take(q.who.hash)) return std::nullopt;
+  return send(response, 429, json{{"error", rate_.refusal() + "; nothing recorded"}}.dump(), "application/json", true);
 }
 
 kj::Promise<void> Http::post_line(Request& q, kj::AsyncInputStream& body, Response& response) {

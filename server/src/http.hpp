@@ -21,6 +21,7 @@
 #include "warlog/server/tokens.hpp"
 #include "calls.hpp"
 #include "overview.hpp"
+#include "append_rate.hpp"
 #include "writer.hpp"
 
 namespace kj {
@@ -31,7 +32,7 @@ namespace warlog::server {
 
 class Http final : public kj::HttpService, private kj::TaskSet::ErrorHandler {
  public:
-  Http(const ServeOptions& options, replay::Archive& archive, Writer& writer, kj::Timer& timer);
+  Http(const ServeOptions& options, replay::Archive& archive, Writer& writer, kj::Timer& timer, AppendRate& rate);
   ~Http() noexcept(false);
 
   kj::Promise<void> request(kj::HttpMethod method, kj::StringPtr url, const kj::HttpHeaders& headers,
@@ -46,6 +47,8 @@ class Http final : public kj::HttpService, private kj::TaskSet::ErrorHandler {
 
   [[nodiscard]] const kj::HttpHeaderTable& header_table() const { return *table_; }
   [[nodiscard]] std::size_t open_connections() const noexcept { return open_; }
+  // Wakes the follow streams of `game`: events were appended to it (by RPC too).
+  void notify(core::GameId game);
 
  private:
   struct Request;
@@ -88,9 +91,8 @@ class Http final : public kj::HttpService, private kj::TaskSet::ErrorHandler {
   // Resolves when any game's row may have moved (an append, a dispute, a
   // ruling, a call).
   kj::Promise<void> overview_moved();
-  void notify(core::GameId game);
-  bool take_append(const core::Digest& token);  // the token bucket
-  // A write past the token's rate: the 429 sent; nullopt when it may go on.
+  // A write past the token's rate (AppendRate, shared with RPC): the 429
+  // sent; nullopt when it may go on.
   std::optional<kj::Promise<void>> over_rate(const Request& q, Response& response);
 
   const ServeOptions& options_;
@@ -103,11 +105,7 @@ class Http final : public kj::HttpService, private kj::TaskSet::ErrorHandler {
   TokenTable tokens_;
   kj::TaskSet tasks_;
   std::size_t open_ = 0;
-  struct Bucket {
-    double tokens = 0;
-    kj::TimePoint last = kj::origin<kj::TimePoint>();
-  };
-  std::map<core::Digest, Bucket> buckets_;
+  AppendRate& rate_;  // shared with RPC: a token's appends, whichever way they come
   std::map<core::GameId, std::vector<kj::Own<kj::PromiseFulfiller<void>>>> waiting_;
   std::vector<kj::Own<kj::PromiseFulfiller<void>>> overview_waiting_;
   Overview overview_;

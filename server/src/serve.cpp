@@ -11,7 +11,9 @@
 
 #include <optional>
 
+#include "append_rate.hpp"
 #include "http.hpp"
+#include "rpc.hpp"
 #include "warlog/replay/replay.hpp"
 #include "warlog/server/server.hpp"
 #include "writer.hpp"
@@ -20,23 +22,9 @@ namespace warlog::server {
 
 namespace {
 
-struct HostPort {
-  std::string host;
-  std::uint16_t port = 0;
-};
-
-std::optional<HostPort> split(const std::string& address) {
-  const auto colon = address.rfind(':');
-  if (colon == std::string::npos || colon == 0) return std::nullopt;
-  HostPort hp;
-  hp.host = address.substr(0, colon);
-  if (hp.host.size() > 2 && hp.host.front() == '[' && hp.host.back() == ']') hp.host = hp.host.substr(1, hp.host.size() - 2);
-  const std::string port = address.substr(colon + 1);
-  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
-  const unsigned long p = std::stoul(port);
-  if (p > 65535) return std::nullopt;
-  hp.port = static_cast<std::uint16_t>(p);
-  return hp;
+// "HOST:PORT", an IPv6 host in brackets.
+std::string bracketed(const std::string& host, unsigned port) {
+  return fmt::format("{}:{}", host.find(':') != std::string::npos ? "[" + host + "]" : host, port);
 }
 
 // TLS 1.2 at least (every phone of the last years speaks it); the server
@@ -51,10 +39,43 @@ kj::Own<kj::TlsContext> tls_context(const ServeOptions::Tls& t) {
   return kj::heap<kj::TlsContext>(kj::mv(o));
 }
 
+// A listener without TLS: refused off loopback unless --insecure-lan, which
+// warns. `remedy` says how this listener gets TLS.
+Expected<void> plain_off_loopback(std::string_view flag, const std::string& address, const ServeOptions& options,
+                                  std::string_view remedy) {
+  if (is_loopback(address)) return {};
+  if (!options.insecure_lan) {
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("{} {} is off loopback without TLS: tokens would cross the network in clear; "
+                                  "{}, or --insecure-lan to serve a trusted LAN in clear anyway",
+                                  flag, address, remedy));
+  }
+  if (options.on_warning) {
+    options.on_warning(fmt::format("warning: serving {} without TLS (--insecure-lan): anyone on the network can "
+                                   "read the tokens and the games",
+                                   address));
+  }
+  return {};
+}
+
 }  // namespace
 
+std::optional<HostPort> split_host_port(const std::string& address) {
+  const auto colon = address.rfind(':');
+  if (colon == std::string::npos || colon == 0) return std::nullopt;
+  HostPort hp;
+  hp.host = address.substr(0, colon);
+  if (hp.host.size() > 2 && hp.host.front() == '[' && hp.host.back() == ']') hp.host = hp.host.substr(1, hp.host.size() - 2);
+  const std::string port = address.substr(colon + 1);
+  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  const unsigned long p = std::stoul(port);
+  if (p > 65535) return std::nullopt;
+  hp.port = static_cast<std::uint16_t>(p);
+  return hp;
+}
+
 bool is_loopback(const std::string& address) {
-  const auto hp = split(address);
+  const auto hp = split_host_port(address);
   if (!hp) return false;
   if (hp->host == "localhost") return true;
   in_addr v4{};
@@ -65,23 +86,29 @@ bool is_loopback(const std::string& address) {
 }
 
 Expected<void> serve(const ServeOptions& options) {
-  const auto hp = split(options.http);
+  const auto hp = split_host_port(options.http);
   if (!hp) {
     return make_error(ErrorCode::InvalidArgument,
                       fmt::format("--http takes HOST:PORT (127.0.0.1:8080; port 0 picks one), not '{}'", options.http));
   }
-  if (!is_loopback(options.http) && !options.tls.on()) {
-    if (!options.insecure_lan) {
-      return make_error(ErrorCode::InvalidArgument,
-                        fmt::format("--http {} is off loopback without TLS: tokens would cross the network in clear; "
-                                    "give --tls DIR (warlog serve cert makes it), or --insecure-lan to serve a trusted "
-                                    "LAN in clear anyway",
-                                    options.http));
+  if (!options.tls.on()) {
+    if (auto refused = plain_off_loopback("--http", options.http, options, "give --tls DIR (warlog serve cert makes it)");
+        !refused) {
+      return refused;
     }
-    if (options.on_warning) {
-      options.on_warning(fmt::format("warning: serving {} without TLS (--insecure-lan): anyone on the network can "
-                                     "read the tokens and the games",
-                                     options.http));
+  }
+  std::optional<HostPort> rpc_hp;
+  if (!options.rpc.empty()) {
+    rpc_hp = split_host_port(options.rpc);
+    if (!rpc_hp) {
+      return make_error(ErrorCode::InvalidArgument,
+                        fmt::format("--rpc takes HOST:PORT (127.0.0.1:8081; port 0 picks one), not '{}'", options.rpc));
+    }
+    // RPC has no TLS yet (kj/compat/tls.h): once it has, wrap its listener
+    // (TlsContext::wrapPort) and let a TLS listener past this check.
+    if (auto refused = plain_off_loopback("--rpc", options.rpc, options, "RPC has no TLS yet: keep --rpc on loopback");
+        !refused) {
+      return refused;
     }
   }
   // The context is made before the store is owned: a key KJ does not take stops here.
@@ -103,18 +130,29 @@ Expected<void> serve(const ServeOptions& options) {
   KJ_IF_MAYBE(e, kj::runCatchingExceptions([&] {
     auto io = kj::setupAsyncIo();
     Writer writer(*archive);
-    Http http(options, *archive, writer, io.provider->getTimer());
+    AppendRate rate(options.limits, io.provider->getTimer());
+    Http http(options, *archive, writer, io.provider->getTimer(), rate);
     kj::HttpServerSettings settings;
     settings.headerTimeout = options.limits.idle.count() * kj::MILLISECONDS;
     settings.pipelineTimeout = options.limits.idle.count() * kj::MILLISECONDS;
     kj::HttpServer server(io.provider->getTimer(), http.header_table(), http, settings);
     auto address = io.provider->getNetwork().parseAddress(hp->host.c_str(), hp->port).wait(io.waitScope);
     auto listener = address->listen();
-    const std::string host = hp->host.find(':') != std::string::npos ? "[" + hp->host + "]" : hp->host;
-    if (options.on_listening) options.on_listening(fmt::format("{}:{}", host, listener->getPort()));
+    // Cap'n Proto RPC (docs/server.md › 3): the same loop, writer, tokens and rate.
+    kj::Own<Rpc> rpc;
+    kj::Own<kj::ConnectionReceiver> rpc_listener;
+    kj::Promise<void> rpc_accepting = kj::NEVER_DONE;
+    if (rpc_hp) {
+      rpc = kj::heap<Rpc>(options, *archive, writer, rate, [&http](core::GameId game) { http.notify(game); });
+      rpc_listener = io.provider->getNetwork().parseAddress(rpc_hp->host.c_str(), rpc_hp->port).wait(io.waitScope)->listen();
+      rpc_accepting = rpc->accept(*rpc_listener);
+      if (options.on_rpc_listening) options.on_rpc_listening(bracketed(rpc_hp->host, rpc_listener->getPort()));
+    }
+    if (options.on_listening) options.on_listening(bracketed(hp->host, listener->getPort()));
     kj::Maybe<kj::TlsContext&> secure;
     KJ_IF_MAYBE(t, tls) secure = **t;
-    auto accepting = http.accept(*listener, server, secure).then([]() -> int { return 0; });
+    auto accepting =
+        http.accept(*listener, server, secure).exclusiveJoin(kj::mv(rpc_accepting)).then([]() -> int { return 0; });
     auto stop = io.unixEventPort.onSignal(SIGINT)
                     .exclusiveJoin(io.unixEventPort.onSignal(SIGTERM))
                     .then([](siginfo_t) { return 0; });

@@ -19,14 +19,16 @@ using replay::LineStatus;
 using replay::Recorder;
 
 Answer error_answer(unsigned status, std::string_view message) {
-  return Answer{status, nlohmann::json{{"error", message}}.dump(), 0, false};
+  return Answer{status, nlohmann::json{{"error", message}}.dump(), 0, false, std::nullopt};
 }
 
 namespace {
 
-Answer outcome_answer(const Recorder& r, const LineOutcome& o, bool wrote) {
+Answer outcome_answer(const Recorder& r, const LineOutcome& o, bool wrote, bool spoken) {
   const unsigned status = o.status == LineStatus::Conflict ? 409 : 200;
-  return Answer{status, replay::line_outcome_json(r, o).dump(), r.game(), wrote};
+  Answer a{status, replay::line_outcome_json(r, o).dump(), r.game(), wrote, std::nullopt};
+  if (spoken) a.spoken = Answer::Spoken{o.status, r.next_seq(), r.where(), replay::answer_text(r, o)};
+  return a;
 }
 
 // What another recorder stored from `from` on: a conflict's events and findings.
@@ -159,11 +161,11 @@ void Writer::commit(std::deque<Job>& jobs) {
     if (q.expected_seq < r.next_seq()) {
       // A retry whose first attempt committed, or another recorder's events.
       if (auto again = r.already_recorded(q.line, q.expected_seq)) {
-        job.done(outcome_answer(r, *again, false));
+        job.done(outcome_answer(r, *again, false, q.spoken));
         continue;
       }
       auto theirs = stored_since(archive_, r, q.expected_seq);
-      job.done(theirs ? outcome_answer(r, *theirs, false) : error_answer(500, theirs.error().message));
+      job.done(theirs ? outcome_answer(r, *theirs, false, q.spoken) : error_answer(500, theirs.error().message));
       continue;
     }
     replay::PreparedLine p = r.prepare(q.line);
@@ -176,7 +178,7 @@ void Writer::commit(std::deque<Job>& jobs) {
       continue;
     }
     if (!p.append) {
-      job.done(outcome_answer(r, p.outcome, false));
+      job.done(outcome_answer(r, p.outcome, false, q.spoken));
       continue;
     }
     pending.push_back(Pending{std::move(job), &r, std::move(p)});
@@ -210,10 +212,10 @@ void Writer::commit(std::deque<Job>& jobs) {
     const auto& r = (*results)[i];
     if (r) {
       p.recorder->committed(p.prepared);
-      p.job.done(outcome_answer(*p.recorder, p.prepared.outcome, true));
+      p.job.done(outcome_answer(*p.recorder, p.prepared.outcome, true, p.job.request.spoken));
     } else if (r.error().code == ErrorCode::Conflict) {
       auto theirs = p.recorder->conflicted();
-      p.job.done(theirs ? outcome_answer(*p.recorder, *theirs, false) : error_answer(500, theirs.error().message));
+      p.job.done(theirs ? outcome_answer(*p.recorder, *theirs, false, p.job.request.spoken) : error_answer(500, theirs.error().message));
     } else {
       p.job.done(error_answer(r.error().code == ErrorCode::InvalidArgument ? 400 : 500, r.error().message));
     }

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -27,6 +28,16 @@ struct Answer {
   std::string body;
   core::GameId game = 0;
   bool wrote = false;  // events were appended: the game's followers are told
+  // A line's outcome for a client that prints it as `warlog record` does
+  // (RPC: LineRequest::spoken): its status, the recorder's next seq and place
+  // after it, and replay::answer_text. Empty for an error answer.
+  struct Spoken {
+    replay::LineStatus status = replay::LineStatus::Recorded;
+    core::Seq next_seq = 0;
+    std::string where;
+    std::string text;
+  };
+  std::optional<Spoken> spoken{};
 };
 
 [[nodiscard]] Answer error_answer(unsigned status, std::string_view message);
@@ -36,6 +47,7 @@ struct LineRequest {
   core::Seq expected_seq = 0;
   std::string line;
   Role role = Role::Table;
+  bool spoken = false;  // fill Answer::spoken
 };
 
 struct WriterStats {

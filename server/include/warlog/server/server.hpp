@@ -2,11 +2,13 @@
 // `warlog serve` (docs/server.md): one process owns the store (the owner
 // lock, store/owner_lock.hpp), a writer thread commits every table's lines
 // through one replay::Recorder per game, and KJ's HTTP server on the event
-// loop thread answers the web recorder (web/, embedded) and the JSON API.
+// loop thread answers the web recorder (web/, embedded) and the JSON API;
+// Cap'n Proto RPC (--rpc) answers warlog's own clients on the same loop.
 
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "warlog/core/error.hpp"
@@ -25,6 +27,7 @@ struct Limits {
 struct ServeOptions {
   std::string store;
   std::string http = "127.0.0.1:0";  // HOST:PORT; port 0 picks one
+  std::string rpc;                   // HOST:PORT of Cap'n Proto RPC (docs/server.md › 3); empty: none; port 0 picks one
   bool insecure_lan = false;         // serve off loopback without TLS (warns at every start)
   // TLS on the HTTP listener (--tls DIR, read by tournament::load_server_tls):
   // the server's certificate and its key, PEM. Empty: plain HTTP.
@@ -39,6 +42,8 @@ struct ServeOptions {
   int json_schema_version = 0;
   // Called once listening, with the address actually bound ("127.0.0.1:41234").
   std::function<void(const std::string&)> on_listening;
+  // Called before on_listening, with the RPC address bound, when rpc is set.
+  std::function<void(const std::string&)> on_rpc_listening;
   // A line for the operator (stderr): a warning at start.
   std::function<void(const std::string&)> on_warning;
 };
@@ -49,6 +54,13 @@ struct ServeOptions {
 // (InvalidArgument), a certificate or key KJ's TLS does not take
 // (InvalidArgument), the store's.
 [[nodiscard]] Expected<void> serve(const ServeOptions& options);
+
+// "HOST:PORT" (an IPv6 host in brackets) split; nullopt for anything else.
+struct HostPort {
+  std::string host;
+  std::uint16_t port = 0;
+};
+[[nodiscard]] std::optional<HostPort> split_host_port(const std::string& address);
 
 // Whether HOST of "HOST:PORT" is a loopback address (127.0.0.0/8, ::1,
 // localhost).
