@@ -193,7 +193,8 @@ int run_backup(const Options& o, const BackupArgs& b) {
   fs::remove(partial.dir / "lock.mdb", ec);
   {
     std::ofstream marker(partial.dir / kMarker);
-    marker << kMarkerFirstLine << "\nstore: " << fs::absolute(store, ec).string() << "\ngames: " << games << "\nevents: " << events << "\n";
+    marker << kMarkerFirstLine << "\nstore: " << fs::absolute(store, ec).string() << "\ngames: " << games
+           << "\nevents: " << events << "\n";
     if (!marker.flush()) return fail(fmt::format("backup: cannot write {}", (partial.dir / kMarker).string()));
   }
   for (const auto& p : {partial.dir / kMarker, partial.dir}) {

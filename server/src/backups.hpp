@@ -39,7 +39,7 @@ class Backups {
 
  private:
   void loop();
-  bool once();  // true: written and verified
+  bool once();  // true: a backup was written (its verify may have failed: logged)
 
   BackupPlan plan_;
   std::function<std::uint64_t()> writes_;

@@ -59,10 +59,11 @@ Expected<std::chrono::seconds> parse_period(std::string_view text) {
                                   "10m, 2h), then a directory; not '{}'",
                                   text));
   };
-  if (text.size() < 2 || text.size() > 8 || text.substr(0, text.size() - 1).find_first_not_of("0123456789") != std::string_view::npos) {
+  const std::string_view number = text.substr(0, text.empty() ? 0 : text.size() - 1);
+  if (number.empty() || number.size() > 7 || number.find_first_not_of("0123456789") != std::string_view::npos) {
     return refused();
   }
-  const std::uint64_t n = std::stoull(std::string(text.substr(0, text.size() - 1)));
+  const std::uint64_t n = std::stoull(std::string(number));
   const char unit = text.back();
   const std::uint64_t s = unit == 's' ? n : unit == 'm' ? n * 60 : unit == 'h' ? n * 3600 : 0;
   if (s < 1 || s > 24 * 3600) return refused();
@@ -114,7 +115,10 @@ Expected<void> serve(const ServeOptions& options) {
                       options.backup_keep ? fmt::format("the newest {} kept", options.backup_keep) : "every one kept"));
       backups.emplace(BackupPlan{options.store, options.program, options.backup_every, options.backup_dir,
                                  options.backup_keep},
-                      [&writer] { return writer.stats().commits + writer.stats().annotations; }, say);
+                      [&writer] {
+                        const WriterStats s = writer.stats();
+                        return s.commits + s.annotations;
+                      }, say);
     }
     Http http(options, *archive, writer, io.provider->getTimer());
     kj::HttpServerSettings settings;

@@ -39,7 +39,8 @@ std::vector<std::string> backup_lines(const ServedStore& s) {
 
 // Polls the log (every 50 ms, at most `limit`) until `done` holds of its backup lines.
 template <class Done>
-std::vector<std::string> wait_for(const ServedStore& s, Done done, std::chrono::seconds limit = std::chrono::seconds(30)) {
+std::vector<std::string> wait_for(const ServedStore& s, Done done,
+                                  std::chrono::seconds limit = std::chrono::seconds(30)) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
   std::vector<std::string> lines = backup_lines(s);
   while (!done(lines) && std::chrono::steady_clock::now() < deadline) {
@@ -84,7 +85,8 @@ class ServeBackups : public ::testing::Test {
 
 TEST_F(ServeBackups, EverySecondThatSawAWriteABackupThatVerifiesAndHoldsTheEvents) {
   const std::string dir = (dir_.path() / "backups").string();
-  ServedStore served(dir_.store(), {"--backup-every", "1s", dir, "--appends-per-second", "1000", "--append-burst", "1000"});
+  ServedStore served(dir_.store(),
+                     {"--backup-every", "1s", dir, "--appends-per-second", "1000", "--append-burst", "1000"});
   EXPECT_THAT(served.err(), HasSubstr(fmt::format("backing up every 1 s to {} (every one kept), each verified", dir)));
   record(served, 12);
   const std::uint64_t events = total_events(dir_.store());
@@ -134,7 +136,9 @@ TEST_F(ServeBackups, BackupKeepKeepsTheNewest) {
     ASSERT_THAT(lines.back(), HasSubstr("verify ok")) << served.err();
   }
   std::size_t kept = 0;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) kept += e.path().filename().string().starts_with("warlog-backup-");
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    kept += e.path().filename().string().starts_with("warlog-backup-") ? 1 : 0;
+  }
   EXPECT_EQ(kept, 1u);
   EXPECT_EQ(served.stop(SIGTERM), 0) << served.err();
 }
