@@ -106,6 +106,15 @@ CLI::App* add_serve(CLI::App& app, ServeArgs& a) {
       ->check(CLI::PositiveNumber);
   serve->add_option("--public-turns-behind", a.public_turns_behind,
                     "The public view's delay in turns (default 1; 0: live)");
+  // The event's key and backups (docs/server.md › The event's key and backups).
+  serve->add_option("--sign-as", a.sign_as,
+                    "The event's key file (warlog keygen): sign each game when it ends, after a backup or a ruling");
+  serve->add_option("--signer", a.signer, "The name the signatures carry, as `warlog trust add NAME` trusts the key");
+  serve->add_option("--backup-every", a.backup_every,
+                    "PERIOD DIR: every PERIOD (30s, 10m, 2h) that saw a write, a verified `warlog backup` in DIR")
+      ->expected(2)
+      ->type_name("PERIOD DIR");
+  serve->add_option("--backup-keep", a.backup_keep, "Keep the newest N backups in DIR (default 0: every one)");
   serve->footer(
       "One process owns the store while it serves (STORE/serve.lock): every local writing verb (import, record,\n"
       "dispute, sign, migrate, generate into the store) is refused meanwhile; the reading verbs, the viewer and\n"
@@ -115,6 +124,9 @@ CLI::App* add_serve(CLI::App& app, ServeArgs& a) {
       "Off loopback, --http refuses to start without --tls DIR unless --insecure-lan (plain HTTP, warned at every start);\n"
       "--rpc has no TLS yet and needs --insecure-lan off loopback.\n"
       "With --tls the page is https://HOST:PORT/; server.key must be its owner's alone (chmod 600), else refused.\n"
+      "--sign-as KEYFILE --signer NAME: the event's key signs every game as `warlog sign` does when it ends and after\n"
+      "each backup or ruling; --backup-every 10m DIR: a verified `warlog backup` in DIR every 10 minutes that saw a\n"
+      "write, one line each on stderr (docs/server.md, The event's key and backups).\n"
       "Running an event (docs/server.md section 7): serve decks registers the decklists, serve round open creates a\n"
       "round's games from pairings, serve results writes its results, serve cert makes a venue's certificates\n"
       "(each verb's help says more; serve decks exits 1 when it refuses a decklist).\n"
@@ -193,6 +205,25 @@ int run_serve(const ServeArgs& a) {
     std::fflush(stdout);
   };
   o.on_warning = [](const std::string& line) { fmt::print(stderr, "warlog serve: {}\n", line); };
+  if (a.sign_as.empty() != a.signer.empty()) {
+    return fail(Error{ErrorCode::InvalidArgument, "--sign-as KEYFILE and --signer NAME go together"});
+  }
+  if (!a.sign_as.empty()) {
+    auto key = store::read_key_file(a.sign_as);  // as `warlog record --sign-as` reads it
+    if (!key) return fail(key.error());
+    o.sign_key = *key;
+    o.signer = a.signer;
+  }
+  if (!a.backup_every.empty()) {
+    auto every = server::parse_period(a.backup_every[0]);
+    if (!every) return fail(every.error());
+    o.backup_every = *every;
+    o.backup_dir = a.backup_every[1];
+    o.backup_keep = a.backup_keep;
+    std::error_code ec;
+    o.program = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+    if (ec) return fail(Error{ErrorCode::IoError, "--backup-every: cannot find the warlog binary: " + ec.message()});
+  }
   auto served = server::serve(o);
   if (!served) return fail(served.error());
   return kExitClean;

@@ -121,6 +121,10 @@ struct ServeArgs {
   double append_burst = 20;
   double idle_seconds = 300;
   unsigned public_turns_behind = 1;
+  // The event's key and backups: --sign-as KEYFILE --signer NAME, --backup-every PERIOD DIR, --backup-keep N.
+  std::string sign_as, signer;
+  std::vector<std::string> backup_every;
+  unsigned backup_keep = 0;
   // serve token issue|list|revoke
   std::string token_verb;
   std::string role;

@@ -280,7 +280,7 @@ kj::Promise<void> Http::disputes(Request& q, kj::AsyncInputStream& body, Respons
         replay::NewDispute d{id, j["seq"].get<core::Seq>(), *claim, *by, citations, replay::iso_utc(now_ms()), {}};
         return on_writer([d](Writer& w) -> Answer {
                  bool already = false;
-                 auto added = replay::add_dispute(w.archive(), d, &already);
+                 auto added = w.add_dispute(d, &already);
                  if (!added) return error_answer(status_of(added.error().code), added.error().message + "; nothing recorded");
                  auto found = replay::find_dispute(w.archive(), *added);
                  auto game = w.archive().game(d.game);
@@ -336,7 +336,7 @@ kj::Promise<void> Http::rule(Request& q, kj::AsyncInputStream& body, Response& r
         r.ruled_at = replay::iso_utc(now_ms());
         return on_writer([id = *id, r](Writer& w) -> Answer {
                  bool already = false;
-                 auto ruled = replay::resolve_dispute(w.archive(), id, r, &already);
+                 auto ruled = w.resolve(id, r, &already);  // then signed with the event's key
                  if (!ruled) return error_answer(status_of(ruled.error().code), ruled.error().message + "; nothing recorded");
                  auto g = w.archive().game(id.game);
                  return Answer{200, json{{"game", id.game}, {"already", already},

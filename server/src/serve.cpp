@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "append_rate.hpp"
+#include "backups.hpp"
 #include "http.hpp"
 #include "rpc.hpp"
 #include "warlog/replay/replay.hpp"
@@ -85,6 +86,24 @@ bool is_loopback(const std::string& address) {
   return false;
 }
 
+Expected<std::chrono::seconds> parse_period(std::string_view text) {
+  auto refused = [text] {
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("--backup-every takes a period, a whole number and s, m or h from 1s to 24h (30s, "
+                                  "10m, 2h), then a directory; not '{}'",
+                                  text));
+  };
+  const std::string_view number = text.substr(0, text.empty() ? 0 : text.size() - 1);
+  if (number.empty() || number.size() > 7 || number.find_first_not_of("0123456789") != std::string_view::npos) {
+    return refused();
+  }
+  const std::uint64_t n = std::stoull(std::string(number));
+  const char unit = text.back();
+  const std::uint64_t s = unit == 's' ? n : unit == 'm' ? n * 60 : unit == 'h' ? n * 3600 : 0;
+  if (s < 1 || s > 24 * 3600) return refused();
+  return std::chrono::seconds(s);
+}
+
 Expected<void> serve(const ServeOptions& options) {
   const auto hp = split_host_port(options.http);
   if (!hp) {
@@ -129,8 +148,29 @@ Expected<void> serve(const ServeOptions& options) {
   std::optional<Error> failed;
   KJ_IF_MAYBE(e, kj::runCatchingExceptions([&] {
     auto io = kj::setupAsyncIo();
-    Writer writer(*archive);
+    // The event's key and backups (docs/server.md › The event's key and backups).
+    std::optional<Signing> signing;
+    if (options.sign_key) signing = Signing{*options.sign_key, options.signer, options.on_warning};
+    auto say = [&](const std::string& line) {
+      if (options.on_warning) options.on_warning(line);
+    };
+    say(signing ? fmt::format("signing as '{}' (key {}) when a game ends and after each backup or ruling",
+                              options.signer, store::key_id_hex(store::key_id_of(signing->key.public_key)))
+                : std::string("nothing is signed: no --sign-as KEYFILE --signer NAME"));
+    Writer writer(*archive, std::move(signing));
     AppendRate rate(options.limits, io.provider->getTimer());
+    std::optional<Backups> backups;
+    if (options.backup_every.count() > 0) {
+      say(fmt::format("backing up every {} s to {} ({}), each verified", options.backup_every.count(),
+                      options.backup_dir,
+                      options.backup_keep ? fmt::format("the newest {} kept", options.backup_keep) : "every one kept"));
+      backups.emplace(BackupPlan{options.store, options.program, options.backup_every, options.backup_dir,
+                                 options.backup_keep},
+                      [&writer] {
+                        const WriterStats s = writer.stats();
+                        return s.commits + s.annotations;
+                      }, say);
+    }
     Http http(options, *archive, writer, io.provider->getTimer(), rate);
     kj::HttpServerSettings settings;
     settings.headerTimeout = options.limits.idle.count() * kj::MILLISECONDS;

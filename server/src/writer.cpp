@@ -5,11 +5,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <set>
 #include <variant>
 #include <vector>
 
 #include "warlog/replay/line_json.hpp"
+#include "warlog/replay/signatures.hpp"
 #include "warlog/store/store.hpp"
 
 namespace warlog::server {
@@ -48,16 +50,18 @@ Expected<LineOutcome> stored_since(replay::Archive& archive, const Recorder& r, 
   return out;
 }
 
-bool backs_up(const LineOutcome& o) {
+template <class Payload>
+bool holds(const LineOutcome& o) {
   for (const core::Event& ev : o.events) {
-    if (std::holds_alternative<core::BackupTo>(ev.payload)) return true;
+    if (std::holds_alternative<Payload>(ev.payload)) return true;
   }
   return false;
 }
 
 }  // namespace
 
-Writer::Writer(replay::Archive& archive) : archive_(archive), thread_([this] { loop(); }) {}
+Writer::Writer(replay::Archive& archive, std::optional<Signing> signing)
+    : archive_(archive), signing_(std::move(signing)), thread_([this] { loop(); }) {}
 
 Writer::~Writer() {
   {
@@ -101,7 +105,56 @@ Expected<Recorder*> Writer::recorder(core::GameId game) {
   if (auto it = recorders_.find(game); it != recorders_.end()) return &it->second;
   auto opened = Recorder::open(archive_, game);
   if (!opened) return tl::unexpected(opened.error());
+  if (signing_) opened->sign_backups_with(signing_->key);
   return &recorders_.emplace(game, std::move(*opened)).first->second;
+}
+
+void Writer::sign_heads(core::GameId game, std::string_view why) {
+  if (!signing_) return;
+  using namespace std::chrono;
+  const auto start = steady_clock::now();
+  const std::int64_t at = duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+  auto record = replay::sign_game(archive_, game, signing_->key, signing_->signer, at);
+  const double ms = duration<double, std::milli>(steady_clock::now() - start).count();
+  if (!record) {
+    if (signing_->log) signing_->log(fmt::format("game {} NOT SIGNED ({}): {}", game, why, record.error().message));
+    return;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    ++stats_.annotations;
+  }
+  const auto& s = std::get<core::GameSigned>(record->value);
+  if (signing_->log) {
+    signing_->log(fmt::format("game {} signed ({}) by {} (key {}) over {} events and {} annotation{}, in {:.1f} ms",
+                              game, why, s.signer, store::key_id_hex(s.key_id), s.event_count, s.annotation_count,
+                              s.annotation_count == 1 ? "" : "s", ms));
+  }
+}
+
+Expected<replay::DisputeId> Writer::add_dispute(const replay::NewDispute& dispute, bool* already) {
+  bool again = false;
+  auto added = replay::add_dispute(archive_, dispute, &again);
+  if (already != nullptr) *already = again;
+  if (added && !again) {
+    std::lock_guard lock(mutex_);
+    ++stats_.annotations;
+  }
+  return added;
+}
+
+Expected<replay::Dispute> Writer::resolve(const replay::DisputeId& id, const replay::NewRuling& ruling, bool* already_out) {
+  bool already = false;
+  auto ruled = replay::resolve_dispute(archive_, id, ruling, &already);
+  if (already_out != nullptr) *already_out = already;
+  if (ruled && !already) {
+    {
+      std::lock_guard lock(mutex_);
+      ++stats_.annotations;
+    }
+    sign_heads(id.game, "ruling");
+  }
+  return ruled;
 }
 
 void Writer::loop() {
@@ -173,7 +226,7 @@ void Writer::commit(std::deque<Job>& jobs) {
       job.done(error_answer(500, fmt::format("{}; nothing recorded", p.store_error->message)));
       continue;
     }
-    if (backs_up(p.outcome) && q.role != Role::Judge) {
+    if (holds<core::BackupTo>(p.outcome) && q.role != Role::Judge) {
       job.done(error_answer(403, "a backup is a judge's to record with a judge's token (docs/server.md › A head judge's guide; R-086); nothing recorded"));
       continue;
     }
@@ -218,6 +271,19 @@ void Writer::commit(std::deque<Job>& jobs) {
       p.job.done(theirs ? outcome_answer(*p.recorder, *theirs, false, p.job.request.spoken) : error_answer(500, theirs.error().message));
     } else {
       p.job.done(error_answer(r.error().code == ErrorCode::InvalidArgument ? 400 : 500, r.error().message));
+    }
+  }
+  // Signed once every line of the transaction is answered: a signature
+  // (verify walks the game, then one more commit) delays only the lines
+  // queued meanwhile.
+  if (!signing_ || !results) return;
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    if (!(*results)[i]) continue;
+    const LineOutcome& o = pending[i].prepared.outcome;
+    if (holds<core::GameEnded>(o)) {
+      sign_heads(pending[i].recorder->game(), "ended");
+    } else if (holds<core::BackupTo>(o)) {
+      sign_heads(pending[i].recorder->game(), "backup");
     }
   }
 }

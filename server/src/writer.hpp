@@ -16,6 +16,7 @@
 #include <string>
 #include <thread>
 
+#include "warlog/replay/disputes.hpp"
 #include "warlog/replay/recorder.hpp"
 #include "warlog/replay/replay.hpp"
 #include "warlog/server/tokens.hpp"
@@ -51,8 +52,20 @@ struct LineRequest {
 };
 
 struct WriterStats {
-  std::uint64_t commits = 0;  // write transactions
-  std::uint64_t lines = 0;    // lines appended in them
+  std::uint64_t commits = 0;      // write transactions of lines
+  std::uint64_t lines = 0;        // lines appended in them
+  std::uint64_t annotations = 0;  // signatures and rulings appended (each its own transaction)
+};
+
+// The event's key (`warlog serve --sign-as KEYFILE --signer NAME`). With it
+// the writer signs a game's heads as `warlog sign` does (replay::sign_game)
+// once the line that ends it or backs it up is committed and answered, and
+// after a ruling (Writer::resolve); each backup line is signed with it too,
+// as `warlog record --sign-as` signs one (Recorder::sign_backups_with).
+struct Signing {
+  store::KeyPair key;
+  std::string signer;
+  std::function<void(const std::string&)> log;  // one line per signature, or why one failed
 };
 
 class Writer {
@@ -60,7 +73,7 @@ class Writer {
   using Done = std::function<void(Answer)>;
   using Task = std::function<Answer(Writer&)>;
 
-  explicit Writer(replay::Archive& archive);
+  explicit Writer(replay::Archive& archive, std::optional<Signing> signing = std::nullopt);
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
   ~Writer();  // answers what is queued with 503, then joins the thread
@@ -77,6 +90,16 @@ class Writer {
   // The game's Recorder, opened on first use. Errors: as Recorder::open.
   [[nodiscard]] Expected<replay::Recorder*> recorder(core::GameId game);
   [[nodiscard]] replay::Archive& archive() noexcept { return archive_; }
+  // Signs the game's heads now with the event's key (nothing without one);
+  // `why` ("ended", "backup", "ruling") goes in the log line. A failure is
+  // logged, never thrown: the line or ruling before it stands.
+  void sign_heads(core::GameId game, std::string_view why);
+  // A judge's ruling (replay::resolve_dispute), then the game signed;
+  // `already` as resolve_dispute's (the same ruling again: nothing written).
+  [[nodiscard]] Expected<replay::Dispute> resolve(const replay::DisputeId& id, const replay::NewRuling& ruling,
+                                                  bool* already = nullptr);
+  // A dispute (replay::add_dispute), counted as a write for --backup-every.
+  [[nodiscard]] Expected<replay::DisputeId> add_dispute(const replay::NewDispute& dispute, bool* already = nullptr);
 
  private:
   struct Job {
@@ -88,6 +111,7 @@ class Writer {
   void commit(std::deque<Job>& jobs);
 
   replay::Archive& archive_;
+  std::optional<Signing> signing_;
   std::map<core::GameId, replay::Recorder> recorders_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;

@@ -10,8 +10,10 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "warlog/core/error.hpp"
+#include "warlog/store/signature.hpp"
 
 namespace warlog::server {
 
@@ -44,9 +46,20 @@ struct ServeOptions {
   std::function<void(const std::string&)> on_listening;
   // Called before on_listening, with the RPC address bound, when rpc is set.
   std::function<void(const std::string&)> on_rpc_listening;
-  // A line for the operator (stderr): a warning at start.
+  // A line for the operator (stderr): a warning at start, a signature, a backup.
   std::function<void(const std::string&)> on_warning;
+  // --- The event's key and backups (docs/server.md › The event's key and backups)
+  std::optional<store::KeyPair> sign_key;  // --sign-as KEYFILE: signs a game when it ends, after a backup or ruling
+  std::string signer;                      // --signer NAME, the name `warlog trust add` gives the key
+  std::chrono::seconds backup_every{0};    // --backup-every PERIOD DIR; 0: no backups
+  std::string backup_dir;
+  unsigned backup_keep = 0;  // --backup-keep N: the newest N kept; 0: every one
+  std::string program;       // the warlog binary a backup runs (`warlog backup`, then `warlog verify`)
 };
+
+// "30s", "10m", "2h": a whole number of seconds, minutes or hours, at least
+// 1 s and at most 24 h. Errors: InvalidArgument, one line naming the text.
+[[nodiscard]] Expected<std::chrono::seconds> parse_period(std::string_view text);
 
 // Serves until SIGINT or SIGTERM. Errors: the owner lock's Conflict (a
 // server or a local writer holds the store), an address that cannot be
