@@ -11,8 +11,8 @@
 
 const VERBS = [
   ["", "(type the line)"], ["draw", "draw cards"], ["forage", "forage"], ["return", "return from Homeland"],
-  ["stock", "stock a Gambit"], ["play", "play a card"], ["move", "move FROM TO"], ["ability", "ability"],
-  ["burrow", "burrow"], ["unburrow", "unburrow"], ["fire", "fire SHOOTER TARGET DAMAGE"], ["charge", "charge"],
+  ["stock", "stock a Gambit"], ["play", "play a card"], ["move", "move FROM TO"], ["shift", "shift FROM>TO, ..."],
+  ["ability", "ability"], ["burrow", "burrow"], ["unburrow", "unburrow"], ["fire", "fire SHOOTER TARGET DAMAGE"], ["charge", "charge"],
   ["decline", "decline"], ["favor", "favor"], ["combat", "combat"], ["lost", "lost"], ["defeated", "defeated"],
   ["recover", "recover"], ["pay", "pay"], ["discard", "discard"], ["control", "control"], ["fled", "fled"],
   ["end", "end WINNER HOW"],
@@ -92,7 +92,8 @@ function drawBoard() {
   const v = state.view;
   const board = $("board");
   board.replaceChildren();
-  board.style.gridTemplateColumns = `repeat(${v.cols}, 1fr)`;
+  // minmax(0, 1fr): equal columns; a long card name wraps instead of widening its column.
+  board.style.gridTemplateColumns = `repeat(${v.cols}, minmax(0, 1fr))`;
   const at = new Map(v.board.map((t) => [t.space, t]));
   const terr = new Map(v.territories.map((t) => [t.space, t]));
   // The last row on top: seat 2's Vanguard faces seat 1's, which is row 1.
@@ -166,6 +167,8 @@ function addCard(card) {
 function pickVerb() {
   const verb = $("verb").value;
   if (verb) $("line").value = verb;
+  // Back to "(type the line)": picking the same verb for the next line is a change again.
+  $("verb").value = "";
   $("line").focus();
 }
 
@@ -205,12 +208,13 @@ async function attempt() {
     setTimeout(attempt, Math.min(5000, 500 * s.tries));
     return;
   }
-  state.sending = null;
-  $("send").disabled = false;
   $("pending").textContent = "";
   showAnswer(s.line, r);
   if (r.body.status === "ok" || r.body.status === "already-recorded") $("line").value = "";
+  // The next line is built against the next seq: free Record only once the view has it.
   await refresh();
+  state.sending = null;
+  $("send").disabled = false;
 }
 
 function showAnswer(line, r) {
