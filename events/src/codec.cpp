@@ -92,7 +92,7 @@ kj::ArrayPtr<const capnp::word> words_of(std::string_view bytes) {
 // Runs `read` on the canonical message in `bytes` and turns every failure
 // into an Error.
 template <class Read>
-auto guarded(std::string_view bytes, Read&& read)
+auto guarded(std::string_view bytes, Walk walk, Read&& read)
     -> Expected<decltype(read(std::declval<cs::Event::Reader>()))> {
   if (bytes.empty()) return make_error(ErrorCode::DataLoss, "event bytes are empty");
   // The store refuses to write an event over the limit, so a stored one
@@ -110,6 +110,7 @@ auto guarded(std::string_view bytes, Read&& read)
     const auto words = words_of(bytes);
     const kj::ArrayPtr<const capnp::word> segments[1] = {words};
     capnp::SegmentArrayMessageReader message(kj::arrayPtr(segments, 1), reader_options());
+    if (walk == Walk::Known) return read(message.getRoot<cs::Event>());
     detail::check_whole_message(message);
     // The chain is defined over canonical bytes, and canonical form ends at
     // the last object: trailing words, padding, a far pointer or a
@@ -153,8 +154,10 @@ std::string encode_event(const core::Event& ev, core::Seq seq) {
   return std::string(reinterpret_cast<const char*>(canonical.begin()), canonical.asBytes().size());
 }
 
-Expected<core::Event> decode_event(std::string_view bytes) {
-  return guarded(bytes, [](cs::Event::Reader ev) {
+Expected<core::Event> decode_event(std::string_view bytes) { return decode_event(bytes, Walk::Whole); }
+
+Expected<core::Event> decode_event(std::string_view bytes, Walk walk) {
+  return guarded(bytes, walk, [](cs::Event::Reader ev) {
     const Header h = read_header(ev);
     core::Event out;
     out.seq = h.seq;
@@ -168,7 +171,7 @@ Expected<core::Event> decode_event(std::string_view bytes) {
 }
 
 Expected<Header> decode_header(std::string_view bytes) {
-  return guarded(bytes, [](cs::Event::Reader ev) { return read_header(ev); });
+  return guarded(bytes, Walk::Whole, [](cs::Event::Reader ev) { return read_header(ev); });
 }
 
 }  // namespace warlog::events

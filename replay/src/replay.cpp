@@ -145,6 +145,18 @@ struct Archive::Cache {
   std::optional<store::CacheLocation> snapshot_where;
   std::shared_ptr<store::SnapshotCache> snapshots;
   std::optional<Error> snapshots_error;
+  // Walked-block records from audits (Archive::audit), written many games
+  // to a transaction: when kWalkedBatch wait, and the rest at the end.
+  static constexpr std::size_t kWalkedBatch = 256;
+  std::vector<store::SnapshotCache::WalkedGame> walked;
+
+  // With the mutex held. A cache: a failed write only costs the next
+  // audit its walk.
+  void write_walked() {
+    if (!walked.empty() && snapshots) (void)snapshots->put_walked(walked);
+    walked.clear();
+  }
+  ~Cache() { write_walked(); }
 };
 
 Archive::Archive(std::string path, std::unique_ptr<store::Store> store)
@@ -536,6 +548,13 @@ Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options)
   TimeLog times;
   core::Event last;  // the last event's place, where the end of the log is found
   core::LogFold log(ctx);  // the final state is had from its finish
+  // Blocks this user's warlog walked whole before decode without that walk
+  // (docs/performance.md › Blocks walked once). No cache: all are walked.
+  auto cache = snapshot_cache();
+  std::vector<core::Digest> walked;
+  if (cache) {
+    if (auto w = (*cache)->walked(meta->identity)) walked = std::move(w->blocks);
+  }
   // One walk checks the game as verify does and folds it (each block's
   // events once its tags and S hold): events are decoded once, not once
   // for the fold and again for the check (docs/performance.md › One walk).
@@ -551,8 +570,13 @@ Expected<GameAudit> Archive::audit(core::GameId id, const AuditOptions& options)
     // No seat: a finding of the end names its own seat, or none.
     last = core::Event{ev.game, ev.seq, ev.turn, ev.phase, core::kNoSeat, core::GameEnded{}};
     return true;
-  });
+  }, walked);
   if (!report) return tl::unexpected(report.error());
+  if (cache && report->ok() && report->blocks != walked) {
+    std::lock_guard lock(cache_->mutex);
+    cache_->walked.push_back({meta->identity, std::move(report->blocks)});
+    if (cache_->walked.size() >= Cache::kWalkedBatch) cache_->write_walked();
+  }
   // Damage first: a broken chain is data loss even where an event of a newer
   // kind stopped the fold before it.
   const bool short_of_count = (corrected ? report->events_checked : report->events_given) < meta->event_count;

@@ -34,6 +34,8 @@ constexpr std::size_t kMacBytes = crypto_auth_BYTES;
 constexpr std::string_view kKeyTag = "warlog.snapshot-cache.2";
 constexpr const char* kDbCacheSnapshots = "snapshots";
 constexpr const char* kDbCacheByGame = "by_game";
+constexpr const char* kDbCacheWalked = "walked";
+constexpr std::string_view kWalkedTag = "warlog.walked-blocks.1";
 // Address space, not disk: LMDB grows data.mdb as pages are used. 2,000
 // snapshots of ~1.5 KB per million events: room for thousands of such games.
 constexpr std::size_t kCacheMapSize = std::size_t{8} << 30;
@@ -194,6 +196,7 @@ struct SnapshotCache::Impl {
   lmdb::Env env;
   MDB_dbi snapshots = 0;
   MDB_dbi by_game = 0;
+  MDB_dbi walked = 0;
 
   ~Impl() { sodium_memzero(mac_key.data(), mac_key.size()); }
 
@@ -239,7 +242,7 @@ Expected<std::shared_ptr<SnapshotCache>> SnapshotCache::open(const CacheLocation
   auto env = lmdb::Env::create();
   if (!env) return tl::unexpected(cache_error(where.dir, "creating the environment", env.error()));
   impl->env = std::move(*env);
-  auto ok = impl->env.set_maxdbs(2).and_then([&] { return impl->env.set_mapsize(kCacheMapSize); });
+  auto ok = impl->env.set_maxdbs(3).and_then([&] { return impl->env.set_mapsize(kCacheMapSize); });
   if (!ok) return tl::unexpected(cache_error(where.dir, "configuring the environment", ok.error()));
   // NOTLS: a read may be begun on one thread and ended on another.
   // NOMETASYNC: one flush per commit; a crash loses at most the last writes.
@@ -249,7 +252,8 @@ Expected<std::shared_ptr<SnapshotCache>> SnapshotCache::open(const CacheLocation
   (void)impl->env.reader_check();
   auto txn = lmdb::Txn::begin(impl->env.handle(), nullptr, 0);
   if (!txn) return tl::unexpected(cache_error(where.dir, "beginning a write", txn.error()));
-  for (auto [name, dbi] : {std::pair{kDbCacheSnapshots, &impl->snapshots}, std::pair{kDbCacheByGame, &impl->by_game}}) {
+  for (auto [name, dbi] : {std::pair{kDbCacheSnapshots, &impl->snapshots}, std::pair{kDbCacheByGame, &impl->by_game},
+                            std::pair{kDbCacheWalked, &impl->walked}}) {
     if (auto d = lmdb::dbi_open(txn->handle(), name, MDB_CREATE, *dbi); !d) {
       return tl::unexpected(cache_error(where.dir, "opening a database", d.error()));
     }
@@ -320,6 +324,52 @@ Expected<std::vector<CacheEntry>> SnapshotCache::entries(const core::Digest& ide
     out.push_back(std::move(entry));
   }
   return out;
+}
+
+// --- Blocks walked whole --------------------------------------------------------------
+namespace {
+
+// What a walked record's MAC is keyed by: never a snapshot's cache key.
+core::Digest walked_mac_key(const core::Digest& identity) {
+  std::string msg(kWalkedTag);
+  msg.append(digest_view(identity));
+  return core::blake2b(msg);
+}
+
+}  // namespace
+
+Expected<SnapshotCache::Walked> SnapshotCache::walked(const core::Digest& identity) const {
+  const Impl& m = *impl_;
+  auto txn = lmdb::Txn::begin(m.env.handle(), nullptr, MDB_RDONLY);
+  if (!txn) return tl::unexpected(cache_error(m.where.dir, "beginning a read", txn.error()));
+  auto v = lmdb::get(txn->handle(), m.walked, digest_view(identity));
+  if (!v) return tl::unexpected(cache_error(m.where.dir, "reading a walked record", v.error()));
+  Walked out;
+  if (!*v) return out;
+  auto bytes = m.authentic(walked_mac_key(identity), **v);
+  if (!bytes || bytes->size() % sizeof(core::Digest) != 0) {
+    out.bad_mac = true;
+    return out;
+  }
+  out.blocks.resize(bytes->size() / sizeof(core::Digest));
+  std::memcpy(out.blocks.data(), bytes->data(), bytes->size());
+  return out;
+}
+
+Expected<void> SnapshotCache::put_walked(std::span<const WalkedGame> games) {
+  const Impl& m = *impl_;
+  auto txn = lmdb::Txn::begin(m.env.handle(), nullptr, 0);
+  if (!txn) return tl::unexpected(cache_error(m.where.dir, "beginning a write", txn.error()));
+  std::string value;
+  for (const WalkedGame& g : games) {
+    value.assign(reinterpret_cast<const char*>(g.blocks.data()), g.blocks.size() * sizeof(core::Digest));
+    const auto mac = m.mac(walked_mac_key(g.identity), value);
+    value.append(reinterpret_cast<const char*>(mac.data()), mac.size());
+    auto p = lmdb::put(txn->handle(), m.walked, digest_view(g.identity), value, 0);
+    if (!p) return tl::unexpected(cache_error(m.where.dir, "writing a walked record", p.error()));
+  }
+  if (auto c = txn->commit(); !c) return tl::unexpected(cache_error(m.where.dir, "committing walked records", c.error()));
+  return {};
 }
 
 // --- Writing ------------------------------------------------------------------------

@@ -50,9 +50,11 @@ Expected<std::vector<std::string>> index_keys_naming(const detail::Shared& s, MD
 
 }  // namespace
 
-Expected<VerifyReport> Reader::verify(core::GameId game) const { return verify(game, EventFn{}); }
+Expected<VerifyReport> Reader::verify(core::GameId game) const { return verify(game, EventFn{}, {}); }
 
-Expected<VerifyReport> Reader::verify(core::GameId game, const EventFn& fn) const {
+Expected<VerifyReport> Reader::verify(core::GameId game, const EventFn& fn) const { return verify(game, fn, {}); }
+
+Expected<VerifyReport> Reader::verify(core::GameId game, const EventFn& fn, std::span<const core::Digest> walked) const {
   const detail::Shared& s = *shared_;
   VerifyReport report;
   report.game = game;
@@ -134,6 +136,13 @@ Expected<VerifyReport> Reader::verify(core::GameId game, const EventFn& fn) cons
     auto decoded = aligned.decode(*b, first);
     if (!decoded) return broken(first, Kind::Undecodable, decoded.error().message);
     const std::string_view body = *decoded;
+    // S first: a block this machine walked whole before, at this place in
+    // this chain, is the same bytes (S is BLAKE2b over the chain before it
+    // and its body), so its events need no second whole-message walk.
+    const core::Digest at = core::chain_hash(prev, body);
+    const std::size_t block_index = report.blocks.size();
+    const bool known = block_index < walked.size() && walked[block_index] == at && at == b->s;
+    const events::Walk walk = known ? events::Walk::Known : events::Walk::Whole;
     detail::BodyReader in(body);
     std::optional<core::Seq> bad_tag;
     held.clear();
@@ -172,7 +181,7 @@ Expected<VerifyReport> Reader::verify(core::GameId game, const EventFn& fn) cons
       }
       if (!bad_tag && detail::event_tag(seq, bytes) != b->tag(seq - first)) bad_tag = seq;
       if (bad_tag) continue;  // reported below, once the block's body has been walked
-      auto ev = events::decode_event(bytes);
+      auto ev = events::decode_event(bytes, walk);
       if (!ev && ev.error().code == ErrorCode::Unsupported) {
         ++report.unknown_payloads;  // written by a newer warlog; its tag and block still check
         if (hold && !unknown) {
@@ -203,7 +212,6 @@ Expected<VerifyReport> Reader::verify(core::GameId game, const EventFn& fn) cons
       return broken(*bad_tag, Kind::TagMismatch,
                     fmt::format("event {}'s tag does not hold: the first altered event", *bad_tag));
     }
-    const core::Digest at = core::chain_hash(prev, body);
     if (at != b->s) {
       return broken(first, Kind::ChainMismatch,
                     fmt::format("the chain breaks in the block at {}: every tag holds, so the block (or one "
@@ -211,6 +219,8 @@ Expected<VerifyReport> Reader::verify(core::GameId game, const EventFn& fn) cons
                                 range));
     }
     report.events_checked = end;
+    report.blocks.push_back(at);
+    if (known) report.events_known += b->n;
     // The last block of the count ends at the record's head, or is not given.
     if (hold && (end < meta->event_count || at == meta->head)) {
       for (const core::Event& ev : held) {

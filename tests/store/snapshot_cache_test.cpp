@@ -170,6 +170,59 @@ TEST(SnapshotCacheMac, AnotherLocalKeySeesEveryValueAsForged) {
   EXPECT_TRUE((*entries)[0].bytes.empty());
 }
 
+// The walked-blocks records (Reader::verify's `walked`): returned only
+// under the key and the game they were written for.
+std::vector<core::Digest> some_blocks() { return {digest_of(0x61), digest_of(0x62), digest_of(0x63)}; }
+
+TEST(SnapshotCacheWalked, PutThenReadPerGameAndAPutReplaces) {
+  TempDir dir;
+  auto cache = open_cache(location(dir));
+  EXPECT_TRUE(cache->walked(kGame)->blocks.empty()) << "no record yet";
+  ASSERT_TRUE(cache->put_walked(std::vector<SnapshotCache::WalkedGame>{{kGame, some_blocks()}, {kLaterGame, {digest_of(1)}}}));
+  auto got = cache->walked(kGame);
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->blocks, some_blocks());
+  EXPECT_FALSE(got->bad_mac);
+  EXPECT_EQ(cache->walked(kLaterGame)->blocks, std::vector<core::Digest>{digest_of(1)});
+  EXPECT_TRUE(cache->walked(kEarlierGame)->blocks.empty());
+  ASSERT_TRUE(cache->put_walked(std::vector<SnapshotCache::WalkedGame>{{kGame, {digest_of(2)}}}));
+  EXPECT_EQ(cache->walked(kGame)->blocks, std::vector<core::Digest>{digest_of(2)});
+}
+
+// A forger with write access to the cache (not the key): an edited S, a
+// record moved to another game, or one written under another key is never
+// returned, so verify walks those blocks whole.
+TEST(SnapshotCacheWalked, AnEditedMovedOrForeignRecordIsNeverReturned) {
+  TempDir dir;
+  {
+    auto cache = open_cache(location(dir));
+    ASSERT_TRUE(cache->put_walked(std::vector<SnapshotCache::WalkedGame>{{kGame, some_blocks()}}));
+  }
+  const std::string game_key(reinterpret_cast<const char*>(kGame.data()), kGame.size());
+  const std::string other_key(reinterpret_cast<const char*>(kLaterGame.data()), kLaterGame.size());
+  std::string stored;
+  test::edit_raw(dir.path() / "cache", "walked", [&](MDB_txn* txn, MDB_dbi dbi) {
+    stored = std::string(*lmdb::get(txn, dbi, game_key).value());
+    test::put_raw(txn, dbi, other_key, stored);  // moved to another game
+    std::string edited = stored;
+    edited[5] ^= 1;  // an S edited
+    test::put_raw(txn, dbi, game_key, edited);
+  });
+  {
+    auto cache = open_cache(location(dir));
+    for (const core::Digest& g : {kGame, kLaterGame}) {
+      auto got = cache->walked(g);
+      ASSERT_TRUE(got);
+      EXPECT_TRUE(got->blocks.empty());
+      EXPECT_TRUE(got->bad_mac);
+    }
+  }
+  test::edit_raw(dir.path() / "cache", "walked",
+                 [&](MDB_txn* txn, MDB_dbi dbi) { test::put_raw(txn, dbi, game_key, stored); });
+  auto theirs = open_cache(location(dir, "their.key"));
+  EXPECT_TRUE(theirs->walked(kGame)->bad_mac) << "another user's key";
+}
+
 TEST(SnapshotCacheMac, TheKeyIsMadeOnceMode0600AndReused) {
   TempDir dir;
   const CacheLocation where = location(dir);

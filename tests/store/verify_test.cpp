@@ -8,8 +8,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 
 #include "store/store_fixtures.hpp"
+#include "warlog/store/snapshot_cache.hpp"
 
 namespace warlog::store {
 namespace {
@@ -158,7 +160,7 @@ class VerifyGivingTest : public VerifyTest {
     VerifyReport report;
     std::vector<core::Event> events;
   };
-  Given walk(core::GameId game, std::size_t stop_after = SIZE_MAX) {
+  Given walk(core::GameId game, std::size_t stop_after = SIZE_MAX, std::span<const core::Digest> walked = {}) {
     auto store = open_store(dir_.store(), Options{.read_only = true});
     auto r = store.reader();
     EXPECT_TRUE(r);
@@ -166,7 +168,7 @@ class VerifyGivingTest : public VerifyTest {
     auto report = r->verify(game, [&](const core::Event& ev) {
       g.events.push_back(ev);
       return g.events.size() < stop_after;
-    });
+    }, walked);
     EXPECT_TRUE(report) << report.error().message;
     g.report = *report;
     return g;
@@ -398,3 +400,58 @@ TEST_F(VerifyTest, AlteredBlobIsABlobMismatch) {
 
 }  // namespace
 }  // namespace warlog::store
+
+namespace warlog::store {
+namespace {
+
+// Blocks walked once (docs/architecture.md › Store format 2 › 4): given the
+// S of the blocks an earlier verify walked whole, verify decodes a block's
+// events without the whole-message walk only while its S, recomputed, is
+// the one recorded at its place.
+using VerifyWalkedTest = VerifyGivingTest;
+
+TEST_F(VerifyWalkedTest, ASecondWalkGivenTheFirstsBlocksSkipsTheWholeWalkAndGivesTheSameEvents) {
+  const Given first = walk(1);
+  ASSERT_TRUE(first.report.ok());
+  EXPECT_EQ(first.report.events_known, 0u) << "nothing was known before";
+  ASSERT_EQ(first.report.blocks.size(), 4u) << "blocks at 0, 1, 65 and 129";
+  const Given again = walk(1, SIZE_MAX, first.report.blocks);
+  EXPECT_TRUE(again.report.ok());
+  EXPECT_EQ(again.report.events_known, kDraws + 1);
+  EXPECT_EQ(again.events, first.events);
+  EXPECT_EQ(again.report.blocks, first.report.blocks);
+}
+
+TEST_F(VerifyWalkedTest, OnlyTheBlocksWhoseSIsTheOneRecordedAtTheirPlaceAreKnown) {
+  const Given first = walk(1);
+  std::vector<core::Digest> walked = first.report.blocks;
+  walked[2][0] ^= 1;  // the block at 65..128: another S
+  EXPECT_EQ(walk(1, SIZE_MAX, walked).report.events_known, kDraws + 1 - 64);
+  // Another game's record: its S never follow this game's chain.
+  EXPECT_EQ(walk(1, SIZE_MAX, walk(2).report.blocks).report.events_known, 0u);
+  // A shorter record (the tail grew since): the blocks it names.
+  walked = first.report.blocks;
+  walked.pop_back();
+  EXPECT_EQ(walk(1, SIZE_MAX, walked).report.events_known, kTail);
+}
+
+// The case the record exists for: after the walk, a forger makes event 70
+// non-canonical (a trailing word: it still decodes, and would hash as
+// another event while reading as this one) and redoes every tag, S, the
+// head and the index. The old record names the old S, so the block is
+// walked whole and refused.
+TEST_F(VerifyWalkedTest, ABlockMadeNonCanonicalAndResealedAfterItsWalkIsWalkedWholeAndRefused) {
+  const Given first = walk(1);
+  ASSERT_TRUE(first.report.ok());
+  test::forge_event(dir_.store(), 1, 70, [](std::string& bytes) { bytes.append(8, '\0'); }, test::Forge::Consistent);
+  const Given again = walk(1, SIZE_MAX, first.report.blocks);
+  ASSERT_TRUE(again.report.broken) << "a non-canonical event passed under an old record";
+  EXPECT_EQ(again.report.broken->seq, 70u);
+  EXPECT_EQ(again.report.broken->kind, Kind::Undecodable);
+  EXPECT_THAT(again.report.broken->what, HasSubstr("not one canonical message"));
+  EXPECT_EQ(again.report.events_known, kMid) << "the blocks before it are the same bytes";
+}
+
+}  // namespace
+}  // namespace warlog::store
+

@@ -42,6 +42,22 @@ struct Header {
 // (written by a newer warlog).
 [[nodiscard]] Expected<core::Event> decode_event(std::string_view bytes);
 
+// How much of a message decode_event walks before its readers read it.
+enum class Walk : std::uint8_t {
+  // The whole message: every pointer within the limits, then canonical
+  // form. For any bytes.
+  Whole,
+  // Neither walk, only the readers' own bounds checks (Cap'n Proto checks
+  // every pointer it follows, and the traversal limit still holds). Only
+  // for bytes this machine has already decoded Whole: a block whose S
+  // matches a record under the user's local MAC key (Reader::verify's
+  // `walked`, SnapshotCache::walked; docs/architecture.md › Store format
+  // 2 › 4). Anything else passed here could hash as one event and decode
+  // as another.
+  Known,
+};
+[[nodiscard]] Expected<core::Event> decode_event(std::string_view bytes, Walk walk);
+
 // Decodes only the header. Errors as decode_event (payload kind not checked).
 [[nodiscard]] Expected<Header> decode_header(std::string_view bytes);
 

@@ -84,6 +84,12 @@ struct VerifyReport {
   // ErrorCode::Unsupported), while the check went on to the end.
   core::Seq events_given = 0;
   std::optional<Error> not_given;
+  // The S of each block whose every check held, in order from the game's
+  // first: what SnapshotCache::put_walked records of a game that verified.
+  std::vector<core::Digest> blocks;
+  // Events decoded without the whole-message walk (events::Walk::Known):
+  // in blocks whose S the `walked` record named at their place.
+  core::Seq events_known = 0;
 
   [[nodiscard]] bool ok() const noexcept { return !broken.has_value(); }
 };
@@ -172,6 +178,15 @@ class Reader {
   // record's head, so nothing given was altered. A false from fn stops the
   // giving, never the check. The report says how many were given.
   [[nodiscard]] Expected<VerifyReport> verify(core::GameId game, const EventFn& fn) const;
+  // The same, where `walked` is the S of each block this machine walked
+  // whole before (SnapshotCache::walked, under the user's local MAC key):
+  // a block whose S, recomputed from its body and the chain before it, is
+  // the one recorded at its place decodes its events without the
+  // whole-message and canonical-form walks (events::Walk::Known). Its
+  // tags, its S and everything else are checked as ever; a block whose S
+  // differs (altered, grown, or never walked) is walked whole.
+  [[nodiscard]] Expected<VerifyReport> verify(core::GameId game, const EventFn& fn,
+                                              std::span<const core::Digest> walked) const;
   // Game ids that have events or annotations but no record (a deleted
   // record), ascending.
   [[nodiscard]] Expected<std::vector<core::GameId>> orphan_games() const;

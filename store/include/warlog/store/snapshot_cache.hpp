@@ -6,6 +6,7 @@
 //   database   key                                          value
 //   snapshots  cache_key(binding)                 (32 bytes)  snapshot bytes ‖ MAC (32 bytes)
 //   by_game    identity ‖ seq u64 BE ‖ cache key  (72 bytes)  empty: a hint of what exists
+//   walked     identity                           (32 bytes)  S of each block ‖ MAC (32 bytes)
 //
 // cache_key = BLAKE2b-256("warlog.snapshot-cache.2" ‖ identity ‖ seq u64 BE ‖
 // chain value through seq ‖ ruleset digest ‖ catalog digest ‖ engine version
@@ -16,6 +17,14 @@
 // (a store from elsewhere, a shared cache directory), fails it and is never
 // returned. `by_game` is only a hint (which seqs of a game may hold one; what
 // drop and verify walk): a seek recomputes the key itself.
+//
+// `walked` records, per game, the S of each block a verify of this user's
+// walked whole (every event's whole-message and canonical-form check held,
+// and the game verified intact): Reader::verify skips those walks in a
+// block whose S is the one recorded at its place (events::Walk::Known).
+// Its MAC is over BLAKE2b-256("warlog.walked-blocks.1" ‖ identity) ‖ the S
+// values, under the same local key: forged, copied or damaged records are
+// never returned, and a block that changed has another S.
 //
 // A cache: every failure here makes seeks slower, never wrong. The cache
 // knows bytes, not rules: whether the bytes decode and agree with the fold
@@ -119,6 +128,21 @@ class SnapshotCache {
   // Stores each snapshot under its key with its MAC, replacing what was there.
   // Errors: ResourceExhausted when the cache's map is full; IoError.
   [[nodiscard]] Expected<void> put(std::span<const CachedSnapshot> snapshots);
+  // --- Blocks walked whole (Reader::verify's `walked`) ------------------------
+  // The S of each block of the game walked whole before, in order; empty
+  // when there is no record or its MAC fails (counted in `bad_mac`).
+  struct Walked {
+    std::vector<core::Digest> blocks;
+    bool bad_mac = false;
+  };
+  [[nodiscard]] Expected<Walked> walked(const core::Digest& identity) const;
+  struct WalkedGame {
+    core::Digest identity{};
+    std::vector<core::Digest> blocks;
+  };
+  // Records each game's blocks (replacing its record), in one transaction.
+  [[nodiscard]] Expected<void> put_walked(std::span<const WalkedGame> games);
+
   // Removes the game's entries whose key `drop` says to (nothing: all of
   // them); returns how many.
   [[nodiscard]] Expected<std::size_t> drop(const core::Digest& identity,
