@@ -28,6 +28,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view kPrefix = "warlog-backup-";
+constexpr std::string_view kUnverified = "-UNVERIFIED";
 
 struct Ran {
   int code = -1;    // the exit code; -N: killed by signal N
@@ -185,6 +186,8 @@ bool Backups::once() {
                      ec.message(), plan_.every.count()));
     return false;
   }
+  // Backups hold every hand: the folder is the server's user's alone.
+  fs::permissions(plan_.dir, fs::perms::owner_all, fs::perm_options::replace, ec);
   const std::string stamp = utc_stamp();
   fs::path target = fs::path(plan_.dir) / fmt::format("{}{}", kPrefix, stamp);
   for (int n = 2; fs::exists(target, ec); ++n) target = fs::path(plan_.dir) / fmt::format("{}{}-{}", kPrefix, stamp, n);
@@ -204,13 +207,25 @@ bool Backups::once() {
   const std::string verdict =
       verify.code == 0 ? std::string("verify ok")
                        : fmt::format("VERIFY FAILED ({}): {}", exit_words(verify.code), verify_failure(verify));
+  if (verify.code != 0) {
+    // Kept for a judge to look at, named so, and never counted as a backup to keep.
+    fs::path renamed = target;
+    renamed += kUnverified;
+    fs::rename(target, renamed, ec);
+    if (!ec) target = renamed;
+  }
   log_(fmt::format("backup {}: {} game{}, {} events, {}, {}, in {:.2f} s (copy {:.2f} s)", target.string(), games,
                    games == "1" ? "" : "s", events, size, verdict, seconds_since(start), copy_s));
-  if (plan_.keep > 0) {
+  // Only a backup that verified counts towards --backup-keep, and only then
+  // are older ones removed: a store that starts failing verify never costs
+  // a good backup (review of 6 December).
+  if (plan_.keep > 0 && verify.code == 0) {
     std::vector<fs::path> old;
     for (const auto& e : fs::directory_iterator(plan_.dir, ec)) {
       const std::string name = e.path().filename().string();
-      if (name.starts_with(kPrefix) && fs::exists(e.path() / "BACKUP", ec)) old.push_back(e.path());
+      if (name.starts_with(kPrefix) && !name.ends_with(kUnverified) && fs::exists(e.path() / "BACKUP", ec)) {
+        old.push_back(e.path());
+      }
     }
     std::sort(old.begin(), old.end());
     for (std::size_t i = 0; i + plan_.keep < old.size(); ++i) fs::remove_all(old[i], ec);

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -106,6 +107,8 @@ TEST_F(ServeBackups, EverySecondThatSawAWriteABackupThatVerifiesAndHoldsTheEvent
   const CliResult v = run_warlog("verify --store '" + path + "'");
   EXPECT_EQ(v.code, 0) << v.out << v.err;
   EXPECT_THAT(v.out, HasSubstr(fmt::format("game 1: ok, chain intact ({} events", events)));
+  // Backups hold every hand: their folder is the server's user's alone.
+  EXPECT_EQ(std::filesystem::status(dir).permissions() & std::filesystem::perms::all, std::filesystem::perms::owner_all);
 
   // Nothing written since: the next periods make no backup.
   const std::size_t made = lines.size();
