@@ -62,9 +62,7 @@ std::uint64_t total_events(const std::string& store) {
 class ServeBackups : public ::testing::Test {
  protected:
   void SetUp() override {
-    lines_ = sample_lines(dir_.path(), "tutorial/spine_first_blood.wlog");
-    const CliResult created = run_warlog("record '" + dir_.store() + "' --header '" + lines_.header.string() + "' </dev/null");
-    ASSERT_EQ(created.code, 0) << created.err;
+    lines_ = serve_tutorial(dir_, false);
     table1_ = issue_token(dir_.store(), "table", 1);
   }
   // The first `n` lines of the tutorial's body, recorded over HTTP.

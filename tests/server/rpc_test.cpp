@@ -102,13 +102,7 @@ class Client {
 class ServeRpc : public ::testing::Test {
  protected:
   void SetUp() override {
-    lines_ = sample_lines(dir_.path(), "tutorial/spine_first_blood.wlog");
-    // Game 1 from the header (recorded here), game 2 another table's, imported whole.
-    const CliResult created = run_warlog("record '" + dir_.store() + "' --header '" + lines_.header.string() + "' </dev/null");
-    ASSERT_EQ(created.code, 0) << created.err;
-    const CliResult imported = run_warlog("import --store '" + dir_.store() + "' '" +
-                                          retitled_sample(dir_.path(), "Table 2").string() + "'");
-    ASSERT_EQ(imported.code, 0) << imported.err;
+    lines_ = serve_tutorial(dir_, true);  // game 1 from the header, game 2 another table's
     table1_ = issue_token(dir_.store(), "table", 1);
     judge_ = issue_token(dir_.store(), "judge");
     public_ = issue_token(dir_.store(), "public");

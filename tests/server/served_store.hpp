@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "cli/cli_run.hpp"
+#include "sample_lines.hpp"
 
 extern char** environ;
 
@@ -288,6 +289,22 @@ inline std::string issue_token(const std::string& store, const std::string& role
                                  (game ? " --game " + std::to_string(game) : std::string()));
   if (r.code != 0) throw std::runtime_error("token issue: " + r.err);
   return r.out.substr(0, r.out.find('\n'));
+}
+
+// Every server test's store: game 1 created from the tutorial's header as
+// a table's game is (`warlog record --header`), its body left to record;
+// with `table_two`, game 2 another table's, the tutorial imported whole.
+// Throws when warlog refuses (the fixture cannot go on).
+inline SampleLines serve_tutorial(const TempDir& dir, bool table_two) {
+  SampleLines lines = sample_lines(dir.path(), "tutorial/spine_first_blood.wlog");
+  const CliResult created = run_warlog("record '" + dir.store() + "' --header '" + lines.header.string() + "' </dev/null");
+  if (created.code != 0) throw std::runtime_error("record --header: " + created.err);
+  if (table_two) {
+    const CliResult imported =
+        run_warlog("import --store '" + dir.store() + "' '" + retitled_sample(dir.path(), "Table 2").string() + "'");
+    if (imported.code != 0) throw std::runtime_error("import: " + imported.err);
+  }
+  return lines;
 }
 
 }  // namespace warlog::testing

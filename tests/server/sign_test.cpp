@@ -30,9 +30,7 @@ using ::testing::Not;
 class ServeSigning : public ::testing::Test {
  protected:
   void SetUp() override {
-    lines_ = sample_lines(dir_.path(), "tutorial/spine_first_blood.wlog");
-    const CliResult created = run_warlog("record '" + dir_.store() + "' --header '" + lines_.header.string() + "' </dev/null");
-    ASSERT_EQ(created.code, 0) << created.err;
+    lines_ = serve_tutorial(dir_, false);
     key_ = (dir_.path() / "event.key").string();
     keyring_ = (dir_.path() / "keyring").string();
     const std::string pub = (dir_.path() / "event.pub").string();

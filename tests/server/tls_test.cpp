@@ -97,9 +97,7 @@ json timeless(json j) {
 class ServeTls : public ::testing::Test {
  protected:
   void SetUp() override {
-    lines_ = sample_lines(dir_.path(), "tutorial/spine_first_blood.wlog");
-    const CliResult created = run_warlog("record '" + dir_.store() + "' --header '" + lines_.header.string() + "' </dev/null");
-    ASSERT_EQ(created.code, 0) << created.err;
+    lines_ = serve_tutorial(dir_, false);
     table1_ = issue_token(dir_.store(), "table", 1);
     judge_ = issue_token(dir_.store(), "judge");
     const CliResult cert = run_warlog("serve cert --host 127.0.0.1 --out '" + tls_.string() + "'");
