@@ -47,31 +47,14 @@ async function followOverview() {
     });
     if (reply.status !== 200) throw new Error("overview " + reply.status);
     $("overview-link").textContent = "live";
-    const reader = reply.body.getReader();
-    const text = new TextDecoder();
-    let buffer = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += text.decode(value, { stream: true });
-      let cut;
-      while ((cut = buffer.indexOf("\n\n")) >= 0) {
-        const message = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        const lines = message.split("\n");
-        const kind = (lines.find((l) => l.startsWith("event: ")) || "").slice(7);
-        const data = lines.filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
-        if (!data) continue;
-        const body = JSON.parse(data);
-        if (kind === "overview") {
-          judge.rows.clear();
-          for (const row of body.games) takeRow(row, true);
-        } else if (kind === "row") {
-          takeRow(body, false);
-        }
+    await readStream(reply, (kind, body) => {
+      if (kind === "overview") {
+        judge.rows.clear();
+        for (const row of body.games) takeRow(row, true);
+      } else if (kind === "row") {
+        takeRow(body, false);
       }
-      drawOverview();
-    }
+    }, drawOverview);
   } catch (e) {
     // The stream broke: say so and follow again.
   }

@@ -236,6 +236,30 @@ function showAnswer(line, r) {
 }
 
 // --- Following the game: the events as stored ------------------------------------
+// Reads a Server-Sent Events reply to its end: each message's `event:`
+// kind and its `data:` lines parsed as JSON go to onMessage; after each
+// chunk read, afterChunk (the page redraws once, not per message). Shared
+// by the game's follow and the judges' overview (judge.js).
+async function readStream(reply, onMessage, afterChunk) {
+  const reader = reply.body.getReader();
+  const text = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += text.decode(value, { stream: true });
+    let cut;
+    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      const lines = buffer.slice(0, cut).split("\n");
+      buffer = buffer.slice(cut + 2);
+      const kind = (lines.find((l) => l.startsWith("event: ")) || "").slice(7);
+      const data = lines.filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+      if (data) onMessage(kind, JSON.parse(data));
+    }
+    afterChunk();
+  }
+}
+
 async function follow(from) {
   const ctrl = new AbortController();
   state.follow = ctrl;
@@ -246,25 +270,10 @@ async function follow(from) {
     });
     if (reply.status !== 200) throw new Error("follow " + reply.status);
     setLink("live", "live");
-    const reader = reply.body.getReader();
-    const text = new TextDecoder();
-    let buffer = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += text.decode(value, { stream: true });
-      let cut;
-      while ((cut = buffer.indexOf("\n\n")) >= 0) {
-        const message = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        const data = message.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
-        if (!data) continue;
-        const ev = JSON.parse(data);
-        next = ev.seq + 1;
-        addEvent(ev);
-      }
-      refreshSoon();
-    }
+    await readStream(reply, (kind, ev) => {
+      next = ev.seq + 1;
+      addEvent(ev);
+    }, refreshSoon);
   } catch (e) {
     // The stream broke: say so, and follow again from where it stopped.
   }
